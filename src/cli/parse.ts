@@ -1,0 +1,24 @@
+// Argument parsers for commander options: a bad value becomes a one-line usage error (exit 2).
+import { InvalidArgumentError } from 'commander'
+
+export function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    const n = Number(value)
+    if (!/^\d+$/.test(value.trim()) || n < min || n > max) {
+      throw new InvalidArgumentError(
+        max === Number.MAX_SAFE_INTEGER
+          ? `expected a whole number of at least ${min}`
+          : `expected a whole number from ${min} to ${max}`,
+      )
+    }
+    return n
+  }
+}
+
+export function fraction(value: string): number {
+  const n = Number(value)
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
+    throw new InvalidArgumentError('expected a number from 0 to 1')
+  }
+  return n
+}

@@ -1,0 +1,24 @@
+import type { Command } from 'commander'
+import type { Context } from '../../cli/context.js'
+import { fraction, integer } from '../../cli/parse.js'
+import type { Options } from './serve.js'
+
+export function registerSandbox(program: Command, ctx: Context): void {
+  program
+    .command('sandbox')
+    .description('run the local reference server of the chamber directory API (v1 and v2)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', integer(0, 65535), 4010)
+    .option('--data <file>', 'persist every write to this file (loaded at start when it exists)')
+    .option('--empty', 'start without demo data')
+    .option('--token-ttl <seconds>', 'lifetime of issued access tokens', integer(1), 3600)
+    .option('--client-id <id>', 'client id to accept', 'sandbox-client')
+    .option('--client-secret <secret>', 'client secret to accept', 'sandbox-secret')
+    .option('--latency <ms>', 'delay every answer by this many milliseconds', integer(0), 0)
+    .option('--fail-rate <rate>', 'share of requests answered 500, 503 or 429 (0..1)', fraction, 0)
+    .option('-q, --quiet', 'do not log requests on stderr')
+    .action(async (flags: Options) => {
+      const { serve } = await import('./serve.js')
+      await serve(flags, ctx)
+    })
+}

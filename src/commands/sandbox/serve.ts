@@ -1,0 +1,69 @@
+import type { Context } from '../../cli/context.js'
+import { CliError } from '../../cli/errors.js'
+import { startSandbox } from '../../sandbox/server.js'
+import { DataFileError } from '../../sandbox/store.js'
+
+export type Options = {
+  host: string
+  port: number
+  data?: string
+  empty?: boolean
+  tokenTtl: number
+  clientId: string
+  clientSecret: string
+  latency: number
+  failRate: number
+  quiet?: boolean
+}
+
+// Serves until SIGINT or SIGTERM, then stops accepting, finishes writes and returns (exit 0).
+export async function serve(opts: Options, { io }: Pick<Context, 'io'>): Promise<void> {
+  const sandbox = await startSandbox({
+    host: opts.host,
+    port: opts.port,
+    dataFile: opts.data,
+    empty: opts.empty,
+    tokenTtlSeconds: opts.tokenTtl,
+    clientId: opts.clientId,
+    clientSecret: opts.clientSecret,
+    latencyMs: opts.latency,
+    failRate: opts.failRate,
+    onRequest: opts.quiet
+      ? undefined
+      : ({ method, path, status, ms }) => io.err.write(`${method} ${path} ${status} ${ms}ms\n`),
+  }).catch((error: unknown) => {
+    throw explain(error, opts)
+  })
+  io.out.write(
+    [
+      `v1 base URL:    ${sandbox.baseUrl('v1')}`,
+      `v2 base URL:    ${sandbox.baseUrl('v2')}`,
+      `client id:      ${sandbox.credentials.clientId}`,
+      `client secret:  ${sandbox.credentials.clientSecret}`,
+      '',
+    ].join('\n'),
+  )
+  if (!opts.quiet) io.err.write('Serving; press Ctrl-C to stop.\n')
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', resolve)
+    process.once('SIGTERM', resolve)
+  })
+  if (!opts.quiet) io.err.write(`Stopping (${signal}).\n`)
+  await sandbox.close()
+}
+
+function explain(error: unknown, opts: Options): unknown {
+  const code = (error as NodeJS.ErrnoException).code
+  if (code === 'EADDRINUSE') {
+    return new CliError(`${opts.host}:${opts.port} is already in use; try --port 0 or another port`)
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new CliError(`cannot listen on ${opts.host}: no such local address`)
+  }
+  if (code === 'EACCES') return new CliError(`not allowed to listen on ${opts.host}:${opts.port}`)
+  if (error instanceof DataFileError) return new CliError(error.message)
+  if (code && opts.data && (error as NodeJS.ErrnoException).path) {
+    return new CliError(`cannot use data file ${opts.data}: ${(error as Error).message}`)
+  }
+  return error
+}

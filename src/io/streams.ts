@@ -1,0 +1,25 @@
+// The one owner of the process's streams. Commands write through it, never to process.*, so
+// that tests can hand them buffers and choose what is a TTY.
+import type { Readable, Writable } from 'node:stream'
+
+export type IO = {
+  out: Writable
+  err: Writable
+  in: Readable
+  stdoutIsTTY: boolean
+  stderrIsTTY: boolean
+  stdinIsTTY: boolean
+  env: NodeJS.ProcessEnv
+}
+
+export function processIO(): IO {
+  return {
+    out: process.stdout,
+    err: process.stderr,
+    in: process.stdin,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    stdinIsTTY: process.stdin.isTTY === true,
+    env: process.env,
+  }
+}

@@ -1,0 +1,84 @@
+// Small node:http helpers for the sandbox: JSON answers, errors as values, bounded body reading.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { FieldErrors } from '../api/schemas.js'
+
+export const BODY_LIMIT = 1024 * 1024
+
+export type Headers = Record<string, string>
+
+// Thrown by handlers; the server turns it into the answer.
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+    readonly headers: Headers = {},
+  ) {
+    super(String(body.error))
+  }
+}
+
+export function validationError(message: string, fields: FieldErrors): HttpError {
+  return new HttpError(422, { error: message, fields })
+}
+
+export function notFound(message: string): HttpError {
+  return new HttpError(404, { error: message })
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Headers = {},
+) {
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  })
+  res.end(text)
+}
+
+const MEDIA_TYPE = /^\s*([^;\s]+)/
+
+export function mediaType(req: IncomingMessage): string | undefined {
+  return MEDIA_TYPE.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase()
+}
+
+// Reads the whole body, refusing past BODY_LIMIT without buffering the excess.
+export async function readBody(req: IncomingMessage): Promise<string> {
+  const declared = Number(req.headers['content-length'])
+  if (declared > BODY_LIMIT) throw tooLarge()
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > BODY_LIMIT) throw tooLarge()
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function tooLarge(): HttpError {
+  return new HttpError(
+    413,
+    { error: `request body exceeds ${BODY_LIMIT} bytes` },
+    { connection: 'close' },
+  )
+}
+
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const type = mediaType(req)
+  if (type !== 'application/json' && !type?.endsWith('+json')) {
+    throw new HttpError(415, {
+      error: `content type must be application/json, not ${type ?? 'missing'}`,
+    })
+  }
+  const text = await readBody(req)
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new HttpError(400, { error: 'request body is not valid JSON' })
+  }
+}

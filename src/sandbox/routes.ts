@@ -1,0 +1,374 @@
+// The API's routes. Everything here is the spec's behaviour plus the choices README documents
+// for what the spec leaves open.
+import type { IncomingMessage } from 'node:http'
+import { z } from 'zod'
+import {
+  CHAMBER_TYPES,
+  DEFAULT_PER_PAGE,
+  EVENT_STATUSES,
+  INCLUDES,
+  RECORD_STATUSES,
+  chamberCreateSchema,
+  isDateOnly,
+  isoDateSchema,
+  memberCreateSchema,
+  pageParamsSchema,
+  sortParamSchema,
+  toFieldErrors,
+} from '../api/schemas.js'
+import type { ApiVersion, FieldErrors, ListEnvelope, SortableResource } from '../api/schemas.js'
+import type { TokenIssuer } from './auth.js'
+import { HttpError, notFound, readJsonBody, validationError } from './http.js'
+import type { Store, StoredChamber, StoredEvent, StoredMember } from './store.js'
+
+export type RouteContext = {
+  version: ApiVersion
+  segments: string[]
+  query: URLSearchParams
+  req: IncomingMessage
+  store: Store
+  tokens: TokenIssuer
+  now: () => number
+}
+
+export type Answer = { status: number; body: unknown; headers?: Record<string, string> }
+
+type Handler = (ctx: RouteContext) => Promise<Answer> | Answer
+
+type Route = {
+  pattern: string[]
+  versions: readonly ApiVersion[]
+  methods: Partial<Record<string, Handler>>
+  // v1 has the route but not this method: answered 405 naming what v2 adds.
+  v2OnlyMethods?: string[]
+}
+
+const ROUTES: Route[] = [
+  { pattern: ['auth', 'token'], versions: ['v1', 'v2'], methods: { POST: issueToken } },
+  {
+    pattern: ['chambers'],
+    versions: ['v1', 'v2'],
+    methods: { GET: listChambers, POST: createChamber },
+    v2OnlyMethods: ['POST'],
+  },
+  { pattern: ['chambers', ':id'], versions: ['v1', 'v2'], methods: { GET: getChamber } },
+  {
+    pattern: ['chambers', ':id', 'members'],
+    versions: ['v1', 'v2'],
+    methods: { GET: listMembers, POST: addMember },
+    v2OnlyMethods: ['POST'],
+  },
+  // Not in the spec: lets the Location of a created member point at something real.
+  {
+    pattern: ['chambers', ':id', 'members', ':member'],
+    versions: ['v2'],
+    methods: { GET: getMember },
+  },
+  { pattern: ['chambers', ':id', 'events'], versions: ['v2'], methods: { GET: listEvents } },
+]
+
+export function route(ctx: RouteContext, method: string): Handler {
+  const found = ROUTES.find((r) => matches(r.pattern, ctx.segments))
+  if (!found) throw notFound(`no such route: /${ctx.version}/${ctx.segments.join('/')}`)
+  if (!found.versions.includes(ctx.version)) {
+    throw notFound(
+      `/${found.pattern.join('/')} is not part of ${ctx.version}; it is available in ${found.versions.join(', ')}`,
+    )
+  }
+  const lookup = method === 'HEAD' ? 'GET' : method
+  const v2Only = ctx.version === 'v1' && found.v2OnlyMethods?.includes(lookup)
+  const handler = found.methods[lookup]
+  if (!handler || v2Only) {
+    const allowed = Object.keys(found.methods).filter(
+      (m) => ctx.version !== 'v1' || !found.v2OnlyMethods?.includes(m),
+    )
+    throw new HttpError(
+      405,
+      {
+        error: v2Only
+          ? `${method} /${found.pattern.join('/')} is not available in v1; it is available in v2`
+          : `${method} is not allowed here`,
+      },
+      { allow: allowed.join(', ') },
+    )
+  }
+  return handler
+}
+
+export function isTokenRoute(segments: string[]): boolean {
+  return matches(ROUTES[0]!.pattern, segments)
+}
+
+function matches(pattern: string[], segments: string[]): boolean {
+  return (
+    pattern.length === segments.length &&
+    pattern.every((part, i) => part.startsWith(':') || part === segments[i])
+  )
+}
+
+async function issueToken(ctx: RouteContext): Promise<Answer> {
+  const token = await ctx.tokens.issue(ctx.req, ctx.version)
+  return { status: 200, body: token, headers: { 'cache-control': 'no-store' } }
+}
+
+// -- lists ---------------------------------------------------------------------------------------
+
+const enumFilter = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of: ${values.join(', ')}` })
+
+type Filters = Record<string, z.ZodType>
+
+const CHAMBER_FILTERS: Filters = {
+  type: enumFilter(CHAMBER_TYPES),
+  status: enumFilter(RECORD_STATUSES),
+}
+const MEMBER_FILTERS: Filters = { status: enumFilter(RECORD_STATUSES) }
+const EVENT_FILTERS: Filters = {
+  status: enumFilter(EVENT_STATUSES),
+  date_from: isoDateSchema,
+  date_to: isoDateSchema,
+}
+
+type ListQuery = { page: number; perPage: number; filters: Record<string, string>; sort?: string }
+
+const V2_ONLY = 'is not supported by v1; it is available in v2'
+
+function parseListQuery(
+  ctx: RouteContext,
+  resource: SortableResource,
+  filterSpec: Filters,
+): ListQuery {
+  const fields: FieldErrors = {}
+  const add = (field: string, message: string) => (fields[field] ??= []).push(message)
+
+  const paging = pageParamsSchema.safeParse({
+    page: ctx.query.get('page') ?? undefined,
+    per_page: ctx.query.get('per_page') ?? undefined,
+  })
+  if (!paging.success) Object.assign(fields, toFieldErrors(paging.error))
+
+  const filters: Record<string, string> = {}
+  let sort: string | undefined
+  for (const [key, value] of ctx.query) {
+    const filter = /^filter\[(.*)\]$/.exec(key)?.[1]
+    if (filter === undefined && key !== 'sort') continue
+    if (ctx.version === 'v1') {
+      add(key, V2_ONLY)
+      continue
+    }
+    if (key === 'sort') {
+      const parsed = sortParamSchema(resource).safeParse(value)
+      if (parsed.success) sort = value
+      else add('sort', parsed.error.issues[0]!.message)
+      continue
+    }
+    const spec = filterSpec[filter!]
+    if (!spec) {
+      add(key, `unknown filter; filters here: ${Object.keys(filterSpec).join(', ')}`)
+      continue
+    }
+    const parsed = spec.safeParse(value)
+    if (parsed.success) filters[filter!] = value
+    else add(key, parsed.error.issues[0]!.message)
+  }
+  if (Object.keys(fields).length) throw validationError('invalid query parameters', fields)
+  return {
+    page: paging.data?.page ?? 1,
+    perPage: paging.data?.per_page ?? DEFAULT_PER_PAGE,
+    filters,
+    sort,
+  }
+}
+
+const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
+
+function sortRecords<T extends { id: string }>(records: T[], sort: string | undefined): T[] {
+  if (!sort) return records
+  const descending = sort.startsWith('-')
+  const field = descending ? sort.slice(1) : sort
+  const value = (record: T) => String((record as Record<string, unknown>)[field] ?? '')
+  const direction = descending ? -1 : 1
+  // Ties keep creation order, so paging through a sorted list is stable.
+  return records
+    .map((record, index) => ({ record, index }))
+    .sort(
+      (a, b) => direction * collator.compare(value(a.record), value(b.record)) || a.index - b.index,
+    )
+    .map(({ record }) => record)
+}
+
+function paginate<T>(records: T[], query: ListQuery): ListEnvelope<T> {
+  const start = (query.page - 1) * query.perPage
+  return {
+    data: records.slice(start, start + query.perPage),
+    meta: { current_page: query.page, per_page: query.perPage, total: records.length },
+  }
+}
+
+function requireChamber(ctx: RouteContext): StoredChamber {
+  const id = ctx.segments[1]!
+  const chamber = ctx.store.getChamber(id)
+  if (!chamber) throw notFound(`chamber ${id} not found`)
+  return chamber
+}
+
+function listChambers(ctx: RouteContext): Answer {
+  const query = parseListQuery(ctx, 'chambers', CHAMBER_FILTERS)
+  const { type, status } = query.filters
+  const records = ctx.store
+    .listChambers()
+    .filter((c) => (!type || c.type === type) && (!status || c.status === status))
+  return { status: 200, body: paginate(sortRecords(records, query.sort), query) }
+}
+
+function listMembers(ctx: RouteContext): Answer {
+  const chamber = requireChamber(ctx)
+  const query = parseListQuery(ctx, 'members', MEMBER_FILTERS)
+  const { status } = query.filters
+  const records = ctx.store.membersOf(chamber.id).filter((m) => !status || m.status === status)
+  return { status: 200, body: paginate(sortRecords(records, query.sort), query) }
+}
+
+function listEvents(ctx: RouteContext): Answer {
+  const chamber = requireChamber(ctx)
+  const query = parseListQuery(ctx, 'events', EVENT_FILTERS)
+  const { status, date_from, date_to } = query.filters
+  const from = date_from === undefined ? -Infinity : Date.parse(date_from)
+  // A date without a time covers that whole day.
+  const to =
+    date_to === undefined
+      ? Infinity
+      : Date.parse(date_to) + (isDateOnly(date_to) ? 86_400_000 - 1 : 0)
+  if (from > to) {
+    throw validationError('invalid query parameters', {
+      'filter[date_to]': ['must not be before filter[date_from]'],
+    })
+  }
+  // An event matches when it overlaps [from, to].
+  const records = ctx.store
+    .eventsOf(chamber.id)
+    .filter(
+      (e: StoredEvent) =>
+        (!status || e.status === status) &&
+        Date.parse(e.ends_at) >= from &&
+        Date.parse(e.starts_at) <= to,
+    )
+  return { status: 200, body: paginate(sortRecords(records, query.sort), query) }
+}
+
+function getChamber(ctx: RouteContext): Answer {
+  const chamber = requireChamber(ctx)
+  const include = ctx.query.get('include')
+  if (include === null) return { status: 200, body: chamber }
+  if (ctx.version === 'v1')
+    throw validationError('invalid query parameters', { include: [V2_ONLY] })
+  const wanted = [
+    ...new Set(
+      include
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  ]
+  const unknown = wanted.filter((part) => !(INCLUDES as readonly string[]).includes(part))
+  if (unknown.length) {
+    throw validationError('invalid query parameters', {
+      include: [`unknown ${unknown.join(', ')}; include takes ${INCLUDES.join(', ')}`],
+    })
+  }
+  const body: StoredChamber & { members?: StoredMember[]; events?: StoredEvent[] } = { ...chamber }
+  if (wanted.includes('members')) body.members = ctx.store.membersOf(chamber.id)
+  if (wanted.includes('events')) body.events = ctx.store.eventsOf(chamber.id)
+  return { status: 200, body }
+}
+
+function getMember(ctx: RouteContext): Answer {
+  const chamber = requireChamber(ctx)
+  const id = ctx.segments[3]!
+  const member = ctx.store.membersOf(chamber.id).find((m) => m.id === id)
+  if (!member) throw notFound(`member ${id} not found in chamber ${chamber.id}`)
+  return { status: 200, body: member }
+}
+
+// -- creates -------------------------------------------------------------------------------------
+
+const SERVER_FIELDS = {
+  chamber: ['id', 'created_at'],
+  member: ['id', 'chamber_id', 'joined_at'],
+}
+
+async function readCreateBody<S extends z.ZodType>(
+  ctx: RouteContext,
+  schema: S,
+  serverFields: string[],
+): Promise<z.infer<S>> {
+  const json = await readJsonBody(ctx.req)
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw validationError('validation failed', { body: ['must be a JSON object'] })
+  }
+  const parsed = schema.safeParse(json)
+  const fields = parsed.success ? {} : toFieldErrors(parsed.error)
+  for (const field of serverFields) {
+    if (field in json) fields[field] = ['is assigned by the server']
+  }
+  if (!parsed.success || Object.keys(fields).length)
+    throw validationError('validation failed', fields)
+  return parsed.data
+}
+
+async function createChamber(ctx: RouteContext): Promise<Answer> {
+  const body = await readCreateBody(ctx, chamberCreateSchema, SERVER_FIELDS.chamber)
+  const { name, type, hq_id, address, status, ...extra } = body
+  if (type === 'subsidiary') {
+    const hq = ctx.store.getChamber(hq_id!)
+    if (!hq || hq.type !== 'hq') {
+      throw validationError('validation failed', {
+        hq_id: [hq ? `${hq_id} is not an hq chamber` : `no chamber ${hq_id}`],
+      })
+    }
+  }
+  const chamber: StoredChamber = {
+    id: ctx.store.nextId('chamber'),
+    name,
+    type,
+    hq_id: hq_id ?? null,
+    address,
+    status: status ?? 'active',
+    created_at: new Date(ctx.now()).toISOString(),
+    ...extra,
+  }
+  await ctx.store.addChamber(chamber)
+  return {
+    status: 201,
+    body: chamber,
+    headers: { location: `/${ctx.version}/chambers/${encodeURIComponent(chamber.id)}` },
+  }
+}
+
+async function addMember(ctx: RouteContext): Promise<Answer> {
+  const chamber = requireChamber(ctx)
+  const body = await readCreateBody(ctx, memberCreateSchema, SERVER_FIELDS.member)
+  const { name, email, phone, membership_type, status, ...extra } = body
+  const taken = ctx.store
+    .membersOf(chamber.id)
+    .some((m) => m.email.toLowerCase() === email.toLowerCase())
+  if (taken) {
+    throw validationError('validation failed', {
+      email: [`${email} is already a member of ${chamber.id}`],
+    })
+  }
+  const member: StoredMember = {
+    id: ctx.store.nextId('member'),
+    chamber_id: chamber.id,
+    name,
+    email,
+    phone: phone ?? null,
+    membership_type,
+    status: status ?? 'active',
+    joined_at: new Date(ctx.now()).toISOString(),
+    ...extra,
+  }
+  await ctx.store.addMember(member)
+  const path = `/${ctx.version}/chambers/${encodeURIComponent(chamber.id)}/members/${encodeURIComponent(member.id)}`
+  return { status: 201, body: member, headers: { location: path } }
+}

@@ -1,0 +1,157 @@
+// startSandbox: the local reference server of the whole API, shared by `chamberctl sandbox`, the
+// embedded `--sandbox` mode and the tests.
+import { createServer } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { setTimeout as delay } from 'node:timers/promises'
+import { API_VERSIONS } from '../api/schemas.js'
+import type { ApiVersion } from '../api/schemas.js'
+import { TokenIssuer } from './auth.js'
+import type { Credentials } from './auth.js'
+import { demoDataset, emptyDataset } from './demo-data.js'
+import { HttpError, notFound, sendJson } from './http.js'
+import { isTokenRoute, route } from './routes.js'
+import type { Answer, RouteContext } from './routes.js'
+import { Store } from './store.js'
+
+export const DEFAULT_CREDENTIALS: Credentials = {
+  clientId: 'sandbox-client',
+  clientSecret: 'sandbox-secret',
+}
+
+export type SandboxOptions = {
+  host?: string
+  // 0 picks a free port.
+  port?: number
+  // Persist every write here; loaded on start when it exists.
+  dataFile?: string
+  empty?: boolean
+  tokenTtlSeconds?: number
+  clientId?: string
+  clientSecret?: string
+  latencyMs?: number
+  // 0..1: share of requests answered 500, 503 or 429 before they are handled.
+  failRate?: number
+  now?: () => number
+  random?: () => number
+  onRequest?: (entry: RequestLogEntry) => void
+}
+
+export type RequestLogEntry = { method: string; path: string; status: number; ms: number }
+
+export type Sandbox = {
+  // The origin, e.g. http://127.0.0.1:4010; the API lives under baseUrl('v1') and baseUrl('v2').
+  url: string
+  port: number
+  baseUrl(version: ApiVersion): string
+  credentials: Credentials
+  close(): Promise<void>
+}
+
+const INJECTED: { status: number; headers: Record<string, string> }[] = [
+  { status: 500, headers: {} },
+  { status: 503, headers: { 'retry-after': '1' } },
+  { status: 429, headers: { 'retry-after': '1' } },
+]
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const now = options.now ?? Date.now
+  const random = options.random ?? Math.random
+  const credentials = {
+    clientId: options.clientId ?? DEFAULT_CREDENTIALS.clientId,
+    clientSecret: options.clientSecret ?? DEFAULT_CREDENTIALS.clientSecret,
+  }
+  const initial = () => (options.empty ? emptyDataset() : demoDataset(now()))
+  const store = options.dataFile
+    ? await Store.open(options.dataFile, initial)
+    : Store.inMemory(initial())
+  const tokens = new TokenIssuer(credentials, options.tokenTtlSeconds ?? 3600, now)
+
+  async function answer(req: IncomingMessage): Promise<Answer> {
+    const url = new URL(req.url ?? '/', 'http://sandbox.invalid')
+    const [first, ...segments] = url.pathname
+      .split('/')
+      .filter(Boolean)
+      .map((segment) => decodeSegment(segment))
+    const version = API_VERSIONS.find((v) => v === first)
+    if (!version) throw notFound('no such route: the API is served under /v1 and /v2')
+
+    if (options.latencyMs) await delay(options.latencyMs)
+    if (options.failRate && random() < options.failRate) {
+      const injected = INJECTED[Math.floor(random() * INJECTED.length)]!
+      throw new HttpError(
+        injected.status,
+        { error: `injected failure (--fail-rate ${options.failRate})` },
+        injected.headers,
+      )
+    }
+
+    const ctx: RouteContext = {
+      version,
+      segments,
+      query: url.searchParams,
+      req,
+      store,
+      tokens,
+      now,
+    }
+    if (!isTokenRoute(segments)) tokens.authenticate(req, version)
+    return route(ctx, req.method ?? 'GET')(ctx)
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now()
+    let result: Answer
+    try {
+      result = await answer(req)
+    } catch (error) {
+      result =
+        error instanceof HttpError
+          ? { status: error.status, body: error.body, headers: error.headers }
+          : { status: 500, body: { error: `sandbox failure: ${(error as Error).message}` } }
+    }
+    sendJson(res, result.status, result.body, result.headers)
+    // An unread body would stall the keep-alive connection.
+    if (!req.readableEnded) req.resume()
+    options.onRequest?.({
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      status: result.status,
+      ms: Math.round(performance.now() - started),
+    })
+  }
+
+  const server = createServer((req, res) => void handle(req, res))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  const origin = `http://${host}:${address.port}`
+
+  return {
+    url: origin,
+    port: address.port,
+    baseUrl: (version) => `${origin}/${version}`,
+    credentials,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeIdleConnections()
+      })
+      await store.flush()
+    },
+  }
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    throw new HttpError(400, { error: `malformed percent-encoding in path segment ${segment}` })
+  }
+}
