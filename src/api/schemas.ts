@@ -2,25 +2,10 @@
 // these, the CLI validates input with them before sending, and the sandbox validates requests
 // and its data file with them. Records are loose: fields a real server adds are kept.
 import { z } from 'zod'
+import { CHAMBER_TYPES, MAX_PER_PAGE, RECORD_STATUSES, SORT_FIELDS } from './constants.js'
+import type { SortableResource } from './constants.js'
 
-export const API_VERSIONS = ['v1', 'v2'] as const
-export type ApiVersion = (typeof API_VERSIONS)[number]
-
-export const CHAMBER_TYPES = ['hq', 'subsidiary'] as const
-export const RECORD_STATUSES = ['active', 'inactive', 'pending'] as const
-export const EVENT_STATUSES = ['upcoming', 'past', 'canceled'] as const
-export const INCLUDES = ['members', 'events'] as const
-
-// Sort fields: the ones the spec names come first; the rest are sandbox extensions (README).
-export const SORT_FIELDS = {
-  chambers: ['name', 'created_at', 'id', 'type', 'status'],
-  members: ['name', 'joined_at', 'id', 'email', 'membership_type', 'status'],
-  events: ['starts_at', 'ends_at', 'title', 'id', 'status'],
-} as const
-export type SortableResource = keyof typeof SORT_FIELDS
-
-export const MAX_PER_PAGE = 100
-export const DEFAULT_PER_PAGE = 20
+export * from './constants.js'
 
 function requiredString(what = 'a string') {
   return z
@@ -185,13 +170,15 @@ export const apiErrorBodySchema = z.looseObject({
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>
 
 // List query parameters, as the API names them. Strings in, since they come from a URL or argv.
-const positiveInt = (field: string, max?: number) =>
+// Bounded even without a max: past MAX_SAFE_INTEGER a number does not round-trip, and page=1e400
+// came back as current_page null.
+const positiveInt = (field: string, max = Number.MAX_SAFE_INTEGER) =>
   z
     .string()
     .regex(/^\d+$/, `${field} must be a positive integer`)
     .transform(Number)
     .refine((n) => n >= 1, `${field} must be at least 1`)
-    .refine((n) => max === undefined || n <= max, `${field} must be at most ${max}`)
+    .refine((n) => n <= max, `${field} must be at most ${max}`)
 
 export const pageParamsSchema = z.object({
   page: positiveInt('page').optional(),

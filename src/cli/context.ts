@@ -1,6 +1,36 @@
+// What commands are handed instead of globals: the IO, the resolved global options, and lazy,
+// cached factories for the profile store and the API client, so that `--help` reads no config
+// and `--version` loads no HTTP code.
+import type { Client } from '../api/client.js'
+import type { ProfileStore } from '../config/profiles.js'
+import type { OutputFormat } from '../io/format.js'
 import type { IO } from '../io/streams.js'
+import type { ApiVersion } from '../api/constants.js'
 
-// What commands are handed instead of globals. Grows lazily-built members as commands need them.
+export type Globals = {
+  profile: string
+  baseUrl?: string
+  // The embedded sandbox's API version, when --sandbox or CHAMBERCTL_SANDBOX asks for one.
+  sandbox?: ApiVersion
+  format: OutputFormat
+  // Whether -o/--json was given, as opposed to the TTY/pipe default.
+  formatChosen: boolean
+  fields?: string[]
+  // Colour on stdout and on stderr, each decided for its own stream.
+  color: boolean
+  errorColor: boolean
+  canPrompt: boolean
+  yes: boolean
+  debug: boolean
+  timeoutMs: number
+  quiet: boolean
+}
+
 export type Context = {
   io: IO
+  globals: Globals
+  profiles(): Promise<ProfileStore>
+  api(): Promise<Client>
+  // Run before the process exits: closing the embedded sandbox, the HTTP agent.
+  cleanup: (() => Promise<void>)[]
 }

@@ -25,3 +25,55 @@ export class UsageError extends CliError {
     super(message, ExitCode.usage, 'usage')
   }
 }
+
+// Thrown when the user interrupts (Ctrl-C at a prompt, SIGINT in a long run).
+export class CancelError extends CliError {
+  constructor(message = 'interrupted') {
+    super(message, ExitCode.interrupted, 'interrupted')
+  }
+}
+
+// ApiError's stable codes, without importing the client into start-up.
+const API_EXIT_CODES: Record<string, ExitCode> = {
+  unauthorized: ExitCode.auth,
+  invalid_client: ExitCode.auth,
+  forbidden: ExitCode.auth,
+  not_configured: ExitCode.auth,
+  not_found: ExitCode.notFound,
+  validation_failed: ExitCode.usage,
+  connection_failed: ExitCode.network,
+  timeout: ExitCode.network,
+}
+
+export type ErrorReport = {
+  exitCode: number
+  status: number | null
+  code: string
+  message: string
+  fields?: Record<string, string[]>
+}
+
+// The one place that decides what an error means for the user: message, code and exit code.
+export function describeError(error: unknown): ErrorReport {
+  if (error instanceof CliError) {
+    return { exitCode: error.exitCode, status: null, code: error.code, message: error.message }
+  }
+  if (error instanceof Error && error.name === 'ApiError') {
+    const api = error as Error & {
+      code: string
+      status: number | null
+      fields?: Record<string, string[]>
+    }
+    let message = api.message
+    if (api.code === 'unauthorized') message += '; run `chamberctl login`'
+    return {
+      exitCode: API_EXIT_CODES[api.code] ?? ExitCode.failure,
+      status: api.status,
+      code: api.code,
+      message,
+      fields: api.fields,
+    }
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return { exitCode: ExitCode.failure, status: null, code: 'internal', message }
+}

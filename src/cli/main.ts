@@ -2,30 +2,61 @@
 import { CommanderError } from 'commander'
 import type { IO } from '../io/streams.js'
 import { processIO } from '../io/streams.js'
-import { CliError, ExitCode } from './errors.js'
+import type { Context } from './context.js'
+import { describeError, ExitCode } from './errors.js'
 import { createProgram } from './program.js'
+import { DEFAULT_GLOBALS } from './globals.js'
+
+export function createContext(io: IO): Context {
+  let profiles: ReturnType<Context['profiles']> | undefined
+  let api: ReturnType<Context['api']> | undefined
+  const ctx: Context = {
+    io,
+    globals: DEFAULT_GLOBALS,
+    cleanup: [],
+    profiles: () =>
+      (profiles ??= (async () => {
+        const [{ ProfileStore }, { configDir }] = await Promise.all([
+          import('../config/profiles.js'),
+          import('../config/dir.js'),
+        ])
+        return ProfileStore.open(configDir(io.env))
+      })()),
+    api: () =>
+      (api ??= (async () => {
+        const { buildClient } = await import('./api.js')
+        return buildClient(ctx)
+      })()),
+  }
+  return ctx
+}
 
 export async function main(argv: string[], io: IO): Promise<number> {
-  const program = createProgram({ io })
+  const ctx = createContext(io)
+  const program = createProgram(ctx)
   try {
     await program.parseAsync(argv)
     return ExitCode.ok
   } catch (error) {
-    return report(error, io)
+    // Commander has already printed its own message (unknown option, bad value, help).
+    if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage
+    return report(error, io, ctx)
+  } finally {
+    for (const close of ctx.cleanup.reverse()) await close().catch(() => {})
   }
 }
 
-function report(error: unknown, io: IO): number {
-  // Commander has already printed its own message (unknown option, bad value, help).
-  if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage
-  if (error instanceof CliError) {
-    io.err.write(`error: ${error.message}\n`)
-    return error.exitCode
+async function report(error: unknown, io: IO, ctx: Context): Promise<number> {
+  const described = describeError(error)
+  const { writeError } = await import('../io/output.js')
+  writeError(io, described, {
+    format: ctx.globals.format,
+    color: ctx.globals.errorColor,
+  })
+  if (ctx.globals.debug && error instanceof Error && error.stack) {
+    io.err.write(`${error.stack}\n`)
   }
-  io.err.write(
-    `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  )
-  return ExitCode.failure
+  return described.exitCode
 }
 
 export async function run(): Promise<void> {

@@ -22,3 +22,11 @@ export function fraction(value: string): number {
   }
   return n
 }
+
+export function positiveNumber(value: string): number {
+  const n = Number(value)
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) {
+    throw new InvalidArgumentError('expected a positive number')
+  }
+  return n
+}

@@ -1,8 +1,13 @@
 // A fresh commander tree per call. Each noun registers its verbs; a verb's code is imported only
 // when it runs, so start-up pays for commander and nothing else.
 import { Command } from 'commander'
+import { registerAuth } from '../commands/auth/index.js'
+import { registerChambers } from '../commands/chambers/index.js'
+import { registerEvents } from '../commands/events/index.js'
+import { registerMembers } from '../commands/members/index.js'
 import { registerSandbox } from '../commands/sandbox/index.js'
 import type { Context } from './context.js'
+import { declareGlobals, resolveGlobals } from './globals.js'
 import { VERSION } from './version.js'
 
 export function createProgram(ctx: Context): Command {
@@ -16,6 +21,13 @@ export function createProgram(ctx: Context): Command {
       writeErr: (text) => ctx.io.err.write(text),
     })
     .showSuggestionAfterError()
+  declareGlobals(program).hook('preAction', (_program, action) => {
+    ctx.globals = resolveGlobals(action.optsWithGlobals(), ctx.io)
+  })
+  registerAuth(program, ctx)
+  registerChambers(program, ctx)
+  registerMembers(program, ctx)
+  registerEvents(program, ctx)
   registerSandbox(program, ctx)
   return program
 }

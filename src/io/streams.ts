@@ -10,6 +10,9 @@ export type IO = {
   stderrIsTTY: boolean
   stdinIsTTY: boolean
   env: NodeJS.ProcessEnv
+  // Terminal columns of stdout, for fitting tables; undefined in a pipe. Optional so that an IO
+  // built by hand (tests, embedding) need not invent one.
+  stdoutWidth?: number
 }
 
 export function processIO(): IO {
@@ -21,5 +24,6 @@ export function processIO(): IO {
     stderrIsTTY: process.stderr.isTTY === true,
     stdinIsTTY: process.stdin.isTTY === true,
     env: process.env,
+    stdoutWidth: process.stdout.isTTY === true ? process.stdout.columns : undefined,
   }
 }

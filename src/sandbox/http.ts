@@ -46,26 +46,30 @@ export function mediaType(req: IncomingMessage): string | undefined {
   return MEDIA_TYPE.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase()
 }
 
-// Reads the whole body, refusing past BODY_LIMIT without buffering the excess.
-export async function readBody(req: IncomingMessage): Promise<string> {
-  const declared = Number(req.headers['content-length'])
-  if (declared > BODY_LIMIT) throw tooLarge()
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > BODY_LIMIT) throw tooLarge()
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks).toString('utf8')
+// Reads the whole body, refusing past BODY_LIMIT without buffering the excess. Listeners, not
+// for await: leaving a for await loop destroys the request and its socket, so a client still
+// streaming an oversized body saw a reset (EPIPE) instead of the 413.
+export function readBody(req: IncomingMessage): Promise<string> {
+  if (Number(req.headers['content-length']) > BODY_LIMIT) return Promise.reject(tooLarge())
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= BODY_LIMIT) return void chunks.push(chunk)
+      // The stream keeps flowing: the rest is drained and dropped while the 413 goes out.
+      req.off('data', onData).off('end', onEnd)
+      reject(tooLarge())
+    }
+    const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'))
+    req.on('data', onData).on('end', onEnd).once('error', reject)
+  })
 }
 
+// No `connection: close`: closing while the client is still sending resets the connection, and
+// the reset can reach the client before it has read the 413.
 function tooLarge(): HttpError {
-  return new HttpError(
-    413,
-    { error: `request body exceeds ${BODY_LIMIT} bytes` },
-    { connection: 'close' },
-  )
+  return new HttpError(413, { error: `request body exceeds ${BODY_LIMIT} bytes` })
 }
 
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {

@@ -16,7 +16,6 @@ export function registerSandbox(program: Command, ctx: Context): void {
     .option('--client-secret <secret>', 'client secret to accept', 'sandbox-secret')
     .option('--latency <ms>', 'delay every answer by this many milliseconds', integer(0), 0)
     .option('--fail-rate <rate>', 'share of requests answered 500, 503 or 429 (0..1)', fraction, 0)
-    .option('-q, --quiet', 'do not log requests on stderr')
     .action(async (flags: Options) => {
       const { serve } = await import('./serve.js')
       await serve(flags, ctx)

@@ -13,11 +13,14 @@ export type Options = {
   clientSecret: string
   latency: number
   failRate: number
-  quiet?: boolean
 }
 
 // Serves until SIGINT or SIGTERM, then stops accepting, finishes writes and returns (exit 0).
-export async function serve(opts: Options, { io }: Pick<Context, 'io'>): Promise<void> {
+export async function serve(
+  opts: Options,
+  { io, globals }: Pick<Context, 'io' | 'globals'>,
+): Promise<void> {
+  const quiet = globals.quiet
   const sandbox = await startSandbox({
     host: opts.host,
     port: opts.port,
@@ -28,7 +31,7 @@ export async function serve(opts: Options, { io }: Pick<Context, 'io'>): Promise
     clientSecret: opts.clientSecret,
     latencyMs: opts.latency,
     failRate: opts.failRate,
-    onRequest: opts.quiet
+    onRequest: quiet
       ? undefined
       : ({ method, path, status, ms }) => io.err.write(`${method} ${path} ${status} ${ms}ms\n`),
   }).catch((error: unknown) => {
@@ -43,12 +46,12 @@ export async function serve(opts: Options, { io }: Pick<Context, 'io'>): Promise
       '',
     ].join('\n'),
   )
-  if (!opts.quiet) io.err.write('Serving; press Ctrl-C to stop.\n')
+  if (!quiet) io.err.write('Serving; press Ctrl-C to stop.\n')
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)
   })
-  if (!opts.quiet) io.err.write(`Stopping (${signal}).\n`)
+  if (!quiet) io.err.write(`Stopping (${signal}).\n`)
   await sandbox.close()
 }
 

@@ -1,0 +1,45 @@
+// Errors of the API client, each with a stable code. The CLI maps codes to exit codes in one
+// place (src/cli/errors.ts); nothing here knows about exit codes or terminals.
+import type { FieldErrors } from './schemas.js'
+
+export type ApiErrorCode =
+  | 'unauthorized' // 401 on an API call, after one refresh
+  | 'invalid_client' // 401 from /auth/token
+  | 'forbidden'
+  | 'not_found'
+  | 'validation_failed' // 422
+  | 'bad_request' // other 4xx
+  | 'rate_limited' // 429 after the last attempt
+  | 'server_error' // 5xx
+  | 'unexpected_response' // a body or status the client cannot use
+  | 'connection_failed'
+  | 'timeout'
+  | 'not_configured' // no base URL or credentials to use
+
+export class ApiError extends Error {
+  readonly status: number | null
+  readonly code: ApiErrorCode
+  readonly fields: FieldErrors | undefined
+  readonly excerpt: string | undefined
+
+  constructor(
+    code: ApiErrorCode,
+    message: string,
+    extra: { status?: number | null; fields?: FieldErrors; excerpt?: string; cause?: unknown } = {},
+  ) {
+    super(message, { cause: extra.cause })
+    this.name = 'ApiError'
+    this.code = code
+    this.status = extra.status ?? null
+    this.fields = extra.fields
+    this.excerpt = extra.excerpt
+  }
+}
+
+const EXCERPT_LENGTH = 120
+
+// A short, single-line piece of a body for messages: enough to recognise an HTML error page.
+export function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH)}…` : flat
+}

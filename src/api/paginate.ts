@@ -1,0 +1,63 @@
+// Pagination as an async iterator (octokit's paginate.iterator): records come out strictly in
+// order while later pages are fetched concurrently, at most `concurrency` pages ahead.
+import type { ListEnvelope } from './schemas.js'
+import { MAX_PER_PAGE } from './schemas.js'
+
+export type PageRequest = { page: number; perPage?: number }
+export type FetchPage<T> = (request: PageRequest) => Promise<ListEnvelope<T>>
+
+export type PageOptions = {
+  page?: number
+  perPage?: number
+  // Walk every page from `page` on.
+  all?: boolean
+  // Stop after this many records, fetching no page that is not needed.
+  limit?: number
+  concurrency?: number
+}
+
+export const DEFAULT_PAGE_CONCURRENCY = 4
+
+export async function* paginate<T>(fetchPage: FetchPage<T>, options: PageOptions = {}) {
+  const first = options.page ?? 1
+  const limit = options.limit ?? (options.all ? Infinity : undefined)
+  if (limit === undefined) {
+    yield* (await fetchPage({ page: first, perPage: options.perPage })).data
+    return
+  }
+  if (limit <= 0) return
+  const perPage = options.perPage ?? Math.min(MAX_PER_PAGE, limit)
+  const head = await fetchPage({ page: first, perPage })
+  // The server's meta decides: it may have clamped per_page, and total says where the end is.
+  const size = head.meta.per_page
+  const after = head.meta.total - (first - 1) * size - head.data.length
+  const lastByTotal = first + Math.ceil(Math.max(after, 0) / size)
+  const lastByLimit = first + Math.ceil(Math.max(limit - head.data.length, 0) / size)
+  const last = Math.min(lastByTotal, lastByLimit)
+  const window: Promise<ListEnvelope<T>>[] = []
+  let next = first + 1
+  const fill = () => {
+    while (next <= last && window.length < (options.concurrency ?? DEFAULT_PAGE_CONCURRENCY)) {
+      const pending = fetchPage({ page: next++, perPage: size })
+      // Awaited in order below; this only keeps an early exit from leaving it unhandled.
+      pending.catch(() => {})
+      window.push(pending)
+    }
+  }
+  // Later pages are on their way before the first record is handed out.
+  if (head.data.length > 0) fill()
+  let remaining = limit
+  for (const record of head.data) {
+    if (remaining-- <= 0) return
+    yield record
+  }
+  while (window.length > 0) {
+    const page = await window.shift()!
+    if (page.data.length === 0) return
+    fill()
+    for (const record of page.data) {
+      if (remaining-- <= 0) return
+      yield record
+    }
+  }
+}

@@ -1,0 +1,171 @@
+// One HTTP exchange with the API, composed once: user agent, bearer auth with one refresh on 401,
+// per-attempt timeout, retries for safe requests (contract §5) and a redacted debug trace.
+import type { Dispatcher } from 'undici'
+import { request } from 'undici'
+import { ApiError } from './errors.js'
+import { errorFromResponse } from './responses.js'
+import type { Answer } from './responses.js'
+import { redactText, redactUrl } from './redact.js'
+
+export type TokenSource = {
+  // A token to send; fetched or refreshed as needed.
+  token(): Promise<string>
+  // Called after a 401 with the token that was rejected; resolves to a newer one, or undefined
+  // when no fresher token can be had (a fixed CHAMBERCTL_TOKEN, say).
+  refresh(rejected: string): Promise<string | undefined>
+}
+
+export type TransportOptions = {
+  baseUrl: string
+  dispatcher: Dispatcher
+  userAgent: string
+  timeoutMs: number
+  tokens?: TokenSource
+  trace?: (line: string) => void
+  // Injected by tests so that backoff never really waits.
+  sleep?: (ms: number) => Promise<void>
+  random?: () => number
+}
+
+export type Exchange = {
+  method: 'GET' | 'POST'
+  path: string
+  query?: Record<string, string | number | undefined>
+  body?: unknown
+  headers?: Record<string, string>
+  // false for the token request itself.
+  auth?: boolean
+  // Retry this even though it is not a GET: only for requests that create nothing.
+  idempotent?: boolean
+}
+
+export const MAX_ATTEMPTS = 3
+const RETRY_STATUSES = new Set([429, 502, 503, 504])
+const BACKOFF_BASE_MS = 300
+const RETRY_AFTER_CAP_MS = 60_000
+
+export class Transport {
+  private readonly sleep: (ms: number) => Promise<void>
+  private readonly random: () => number
+
+  constructor(private readonly options: TransportOptions) {
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)))
+    this.random = options.random ?? Math.random
+  }
+
+  url(path: string, query: Exchange['query'] = {}): string {
+    const url = new URL(this.options.baseUrl.replace(/\/+$/, '') + path)
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined) url.searchParams.set(key, String(value))
+    }
+    return url.toString()
+  }
+
+  // Sends the exchange and returns the 2xx answer; anything else becomes an ApiError.
+  async send(exchange: Exchange): Promise<Answer> {
+    const auth = exchange.auth !== false && this.options.tokens
+    let token = auth ? await auth.token() : undefined
+    let refreshed = false
+    for (;;) {
+      const answer = await this.withRetries(exchange, token)
+      if (answer.status === 401 && auth && token && !refreshed) {
+        // The server refused without acting, so one retry with a fresh token is safe.
+        refreshed = true
+        const fresh = await auth.refresh(token)
+        if (fresh) {
+          token = fresh
+          continue
+        }
+      }
+      if (answer.status >= 200 && answer.status < 300) return answer
+      throw errorFromResponse(answer.status, answer.text)
+    }
+  }
+
+  private async withRetries(exchange: Exchange, token: string | undefined): Promise<Answer> {
+    const retryable = exchange.method === 'GET' || exchange.idempotent === true
+    for (let attempt = 1; ; attempt++) {
+      let answer: Answer
+      try {
+        answer = await this.attempt(exchange, token, attempt)
+      } catch (error) {
+        if (!(error instanceof ApiError) || !retryable || attempt >= MAX_ATTEMPTS) throw error
+        await this.sleep(this.backoff(attempt))
+        continue
+      }
+      if (!retryable || attempt >= MAX_ATTEMPTS || !RETRY_STATUSES.has(answer.status)) {
+        return answer
+      }
+      await this.sleep(
+        retryAfter(answer.headers['retry-after'], Date.now()) ?? this.backoff(attempt),
+      )
+    }
+  }
+
+  // Exponential backoff with full jitter: 0..300 ms, then 0..600 ms.
+  private backoff(attempt: number): number {
+    return Math.round(this.random() * BACKOFF_BASE_MS * 2 ** (attempt - 1))
+  }
+
+  private async attempt(exchange: Exchange, token: string | undefined, n: number): Promise<Answer> {
+    const url = this.url(exchange.path, exchange.query)
+    const headers: Record<string, string> = {
+      'user-agent': this.options.userAgent,
+      accept: 'application/json',
+      ...exchange.headers,
+    }
+    if (token) headers.authorization = `Bearer ${token}`
+    let body: string | undefined
+    if (exchange.body !== undefined) {
+      body = JSON.stringify(exchange.body)
+      headers['content-type'] = 'application/json'
+    }
+    const started = performance.now()
+    const signal = AbortSignal.timeout(this.options.timeoutMs)
+    const trace = (outcome: string) =>
+      this.options.trace?.(
+        `${exchange.method} ${redactUrl(url)} → ${outcome} (${Math.round(performance.now() - started)} ms, attempt ${n}/${MAX_ATTEMPTS})` +
+          (body ? `\n  body: ${redactText(body)}` : ''),
+      )
+    try {
+      const response = await request(url, {
+        method: exchange.method,
+        headers,
+        body,
+        signal,
+        dispatcher: this.options.dispatcher,
+      })
+      const text = await response.body.text()
+      trace(String(response.statusCode))
+      return { status: response.statusCode, headers: response.headers, text }
+    } catch (error) {
+      const timedOut = signal.aborted
+      trace(timedOut ? 'timeout' : `failed: ${describe(error)}`)
+      const where = new URL(url).host
+      throw timedOut
+        ? new ApiError(
+            'timeout',
+            `no answer from ${where} within ${this.options.timeoutMs / 1000} s`,
+            { cause: error },
+          )
+        : new ApiError('connection_failed', `cannot reach ${where}: ${describe(error)}`, {
+            cause: error,
+          })
+    }
+  }
+}
+
+// Retry-After is seconds or an HTTP date; capped so a hostile value cannot stall a script.
+export function retryAfter(value: string | string[] | undefined, now: number): number | undefined {
+  const header = Array.isArray(value) ? value[0] : value
+  if (!header) return undefined
+  const seconds = /^\s*\d+\s*$/.test(header) ? Number(header) * 1000 : Date.parse(header) - now
+  if (Number.isNaN(seconds)) return undefined
+  return Math.min(Math.max(seconds, 0), RETRY_AFTER_CAP_MS)
+}
+
+function describe(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  const code = (error as { code?: string }).code
+  return cause?.code ?? cause?.message ?? code ?? (error as Error).message ?? String(error)
+}

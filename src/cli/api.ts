@@ -1,0 +1,113 @@
+// Builds the API client for a command: where to connect (flags > env > profile, or the embedded
+// sandbox) and how to authenticate (CHAMBERCTL_TOKEN, client credentials from env or profile,
+// the profile's cached token). Imported only by commands that talk to the API.
+import { join } from 'node:path'
+import v8 from 'node:v8'
+import { TokenManager } from '../api/auth.js'
+import type { CachedToken } from '../api/auth.js'
+import { apiVersionOf, createClient, requestToken } from '../api/client.js'
+import type { Client } from '../api/client.js'
+import { ApiError } from '../api/errors.js'
+import { configDir, ensureConfigDir } from '../config/dir.js'
+import type { Profile } from '../config/profiles.js'
+import type { Context } from './context.js'
+import { UsageError } from './errors.js'
+import { VERSION } from './version.js'
+
+export const LOGIN_HINT =
+  'not logged in: run `chamberctl login`, or set CHAMBERCTL_TOKEN, or CHAMBERCTL_CLIENT_ID and CHAMBERCTL_CLIENT_SECRET'
+
+export type Connection = {
+  baseUrl: string
+  clientId?: string
+  clientSecret?: string
+  cached?: CachedToken
+  // Where a newly obtained token is kept, when it belongs to a profile.
+  save?: (token: Required<CachedToken>) => Promise<void>
+}
+
+export async function buildClient(ctx: Context): Promise<Client> {
+  // A one-request process would otherwise wait ~100 ms for V8's optimizing compile of undici's
+  // WebAssembly HTTP parser; the baseline compiler is plenty for a CLI's traffic.
+  v8.setFlagsFromString('--liftoff-only')
+  const connection = ctx.globals.sandbox ? await embeddedSandbox(ctx) : await resolveConnection(ctx)
+  return clientFor(ctx, connection)
+}
+
+export function clientFor(ctx: Context, connection: Connection): Client {
+  if (!apiVersionOf(connection.baseUrl)) {
+    throw new UsageError(
+      `base URL ${connection.baseUrl} must be an http(s) URL ending in /v1 or /v2`,
+    )
+  }
+  const { clientId, clientSecret } = connection
+  const tokens = new TokenManager({
+    cached: connection.cached,
+    obtain:
+      clientId && clientSecret
+        ? () => requestToken(client.transport, clientId, clientSecret)
+        : undefined,
+    save: connection.save,
+    hint: LOGIN_HINT,
+  })
+  const client = createClient({
+    baseUrl: connection.baseUrl,
+    userAgent: `chamberctl/${VERSION}`,
+    timeoutMs: ctx.globals.timeoutMs,
+    tokens,
+    trace: ctx.globals.debug ? (line) => ctx.io.err.write(`debug: ${line}\n`) : undefined,
+  })
+  ctx.cleanup.push(() => client.close())
+  return client
+}
+
+async function embeddedSandbox(ctx: Context): Promise<Connection> {
+  const { startSandbox } = await import('../sandbox/server.js')
+  const dir = configDir(ctx.io.env)
+  ensureConfigDir(dir)
+  const sandbox = await startSandbox({ port: 0, dataFile: join(dir, 'sandbox.json') })
+  ctx.cleanup.push(() => sandbox.close())
+  return { baseUrl: sandbox.baseUrl(ctx.globals.sandbox!), ...sandbox.credentials }
+}
+
+// Precedence is flags > env > profile for each value, and a profile's secret or cached token is
+// used only with that profile's own server and client: a token never goes to another host.
+export async function resolveConnection(ctx: Context): Promise<Connection> {
+  const env = ctx.io.env
+  const envToken = env.CHAMBERCTL_TOKEN || undefined
+  const envId = env.CHAMBERCTL_CLIENT_ID || undefined
+  const envSecret = env.CHAMBERCTL_CLIENT_SECRET || undefined
+  const selfSufficient = ctx.globals.baseUrl && (envToken || (envId && envSecret))
+  const store = selfSufficient ? undefined : await ctx.profiles()
+  const name = ctx.globals.profile
+  const profile: Profile | undefined = store?.get(name)
+
+  const baseUrl = ctx.globals.baseUrl ?? profile?.base_url
+  if (!baseUrl) throw new ApiError('not_configured', LOGIN_HINT)
+  const sameServer = profile?.base_url !== undefined && sameUrl(profile.base_url, baseUrl)
+  const clientId = envId ?? profile?.client_id
+  const profileClient = sameServer && profile?.client_id === clientId
+  const clientSecret = envSecret ?? (profileClient ? profile?.client_secret : undefined)
+
+  let cached: CachedToken | undefined
+  if (envToken) cached = { token: envToken }
+  else if (profileClient && profile?.access_token) {
+    cached = { token: profile.access_token, expiresAt: profile.token_expires_at ?? 0 }
+  }
+  return {
+    baseUrl,
+    clientId,
+    clientSecret,
+    cached,
+    save:
+      store && profileClient && !envToken
+        ? async ({ token, expiresAt }) => {
+            await store.update(name, { access_token: token, token_expires_at: expiresAt })
+          }
+        : undefined,
+  }
+}
+
+function sameUrl(a: string, b: string): boolean {
+  return a.replace(/\/+$/, '') === b.replace(/\/+$/, '')
+}

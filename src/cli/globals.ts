@@ -1,0 +1,115 @@
+// The global options of contract §1: declared once on the program, resolved once (flags > env)
+// before any command runs.
+import type { Command } from 'commander'
+import { API_VERSIONS } from '../api/constants.js'
+import type { ApiVersion } from '../api/constants.js'
+import { colorEnabled } from '../io/color.js'
+import { OUTPUT_FORMATS, chooseFormat, parseFields } from '../io/format.js'
+import type { IO } from '../io/streams.js'
+import type { Globals } from './context.js'
+import { UsageError } from './errors.js'
+import { positiveNumber } from './parse.js'
+
+export const DEFAULT_TIMEOUT_SECONDS = 30
+
+// In force until the options are parsed (and for --help and --version, which never resolve them).
+export const DEFAULT_GLOBALS: Globals = {
+  profile: 'default',
+  format: 'tsv',
+  formatChosen: false,
+  color: false,
+  errorColor: false,
+  canPrompt: false,
+  yes: false,
+  debug: false,
+  timeoutMs: DEFAULT_TIMEOUT_SECONDS * 1000,
+  quiet: false,
+}
+
+type GlobalFlags = {
+  profile?: string
+  baseUrl?: string
+  sandbox?: boolean
+  output?: string
+  json?: boolean
+  fields?: string
+  color?: boolean
+  input?: boolean
+  yes?: boolean
+  debug?: boolean
+  timeout?: number
+  quiet?: boolean
+}
+
+export function declareGlobals(program: Command): Command {
+  return program
+    .option('--profile <name>', 'named profile (env CHAMBERCTL_PROFILE; default "default")')
+    .option('--base-url <url>', 'API base URL ending in /v1 or /v2 (env CHAMBERCTL_BASE_URL)')
+    .option('--sandbox', 'run against an embedded sandbox (env CHAMBERCTL_SANDBOX=v2 or v1)')
+    .option('-o, --output <format>', `output format: ${OUTPUT_FORMATS.join(', ')}`)
+    .option('--json', 'same as -o json')
+    .option('--fields <list>', 'comma-separated columns or keys to print, e.g. id,name')
+    .option('--no-color', 'no colour (also NO_COLOR; FORCE_COLOR forces it)')
+    .option('--no-input', 'never prompt; a missing value is an error (also CI=true)')
+    .option('-y, --yes', 'skip confirmations')
+    .option('--debug', 'trace HTTP requests on stderr, secrets redacted (env CHAMBERCTL_DEBUG=1)')
+    .option(
+      '--timeout <seconds>',
+      `per-request timeout (env CHAMBERCTL_TIMEOUT; default ${DEFAULT_TIMEOUT_SECONDS})`,
+      positiveNumber,
+    )
+    .option('-q, --quiet', 'no progress and no informational lines on stderr')
+}
+
+export function resolveGlobals(flags: GlobalFlags, io: IO): Globals {
+  const env = io.env
+  const format = chooseFormat({ output: flags.output, json: flags.json }, io.stdoutIsTTY)
+  const sandbox = sandboxVersion(flags.sandbox === true, env.CHAMBERCTL_SANDBOX)
+  if (sandbox && flags.baseUrl) {
+    throw new UsageError('--sandbox and --base-url cannot be combined: the sandbox has its own URL')
+  }
+  return {
+    profile: flags.profile ?? nonEmpty(env.CHAMBERCTL_PROFILE) ?? 'default',
+    baseUrl: flags.baseUrl ?? (sandbox ? undefined : nonEmpty(env.CHAMBERCTL_BASE_URL)),
+    sandbox,
+    format,
+    formatChosen: flags.output !== undefined || flags.json === true,
+    fields: flags.fields === undefined ? undefined : parseFields(flags.fields),
+    color: colorEnabled({ env, isTTY: io.stdoutIsTTY, flag: flags.color }),
+    errorColor: colorEnabled({ env, isTTY: io.stderrIsTTY, flag: flags.color }),
+    canPrompt: io.stdinIsTTY && io.stdoutIsTTY && !isCI(env) && flags.input !== false,
+    yes: flags.yes === true,
+    debug: flags.debug === true || truthy(env.CHAMBERCTL_DEBUG),
+    timeoutMs: 1000 * (flags.timeout ?? envTimeout(env.CHAMBERCTL_TIMEOUT)),
+    quiet: flags.quiet === true,
+  }
+}
+
+function sandboxVersion(flag: boolean, env: string | undefined): ApiVersion | undefined {
+  const value = nonEmpty(env)?.toLowerCase()
+  if (value === undefined) return flag ? 'v2' : undefined
+  const version = API_VERSIONS.find((v) => v === value)
+  if (!version) throw new UsageError(`CHAMBERCTL_SANDBOX must be v2 or v1, not "${env}"`)
+  return version
+}
+
+function envTimeout(value: string | undefined): number {
+  if (nonEmpty(value) === undefined) return DEFAULT_TIMEOUT_SECONDS
+  const seconds = Number(value)
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(`CHAMBERCTL_TIMEOUT must be a positive number of seconds, not "${value}"`)
+  }
+  return seconds
+}
+
+function isCI(env: NodeJS.ProcessEnv): boolean {
+  return truthy(env.CI)
+}
+
+function truthy(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false'
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value
+}

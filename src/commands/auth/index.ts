@@ -1,0 +1,39 @@
+import type { Command } from 'commander'
+import type { Context } from '../../cli/context.js'
+
+export function registerAuth(program: Command, ctx: Context): void {
+  program
+    .command('login')
+    .description('log in to a chamber directory and store the profile')
+    .option('--client-id <id>', 'API client id (env CHAMBERCTL_CLIENT_ID)')
+    .option('--client-secret-stdin', 'read the client secret from stdin')
+    .option('--no-store-secret', 'keep only the token, not the secret')
+    .action(async (flags) => {
+      const { login } = await import('./login.js')
+      await login(flags, ctx)
+    })
+
+  program
+    .command('logout')
+    .description("forget the profile's token and secret")
+    .action(async () => {
+      const { logout } = await import('./logout.js')
+      await logout(ctx)
+    })
+
+  const auth = program.command('auth').description('inspect authentication')
+  auth
+    .command('status')
+    .description('show profiles and whether the active one can authenticate')
+    .action(async () => {
+      const { status } = await import('./status.js')
+      await status(ctx)
+    })
+  auth
+    .command('token')
+    .description('print a valid access token (refreshed if needed)')
+    .action(async () => {
+      const { token } = await import('./token.js')
+      await token(ctx)
+    })
+}

@@ -1,0 +1,71 @@
+import { requestToken } from '../../api/client.js'
+import { clientFor } from '../../cli/api.js'
+import type { Context } from '../../cli/context.js'
+import { UsageError } from '../../cli/errors.js'
+import { promptSecret, promptText } from '../../io/prompt.js'
+import { readAll } from '../../io/stdin.js'
+import { apiVersionOf } from '../../api/client.js'
+import { describeExpiry } from './expiry.js'
+
+export type Options = { clientId?: string; clientSecretStdin?: boolean; storeSecret: boolean }
+
+export async function login(opts: Options, ctx: Context): Promise<void> {
+  const { io, globals } = ctx
+  if (globals.sandbox) throw new UsageError('--sandbox needs no login')
+  const store = await ctx.profiles()
+  const previous = store.get(globals.profile)
+  const env = io.env
+
+  let baseUrl = globals.baseUrl
+  let clientId = opts.clientId ?? (env.CHAMBERCTL_CLIENT_ID || undefined)
+  let secret = opts.clientSecretStdin
+    ? await readAll(io.in)
+    : env.CHAMBERCTL_CLIENT_SECRET || undefined
+  if (opts.clientSecretStdin && !secret)
+    throw new UsageError('--client-secret-stdin: stdin was empty')
+
+  if (globals.canPrompt) {
+    baseUrl ??= await promptText(io, {
+      message: 'Base URL (ending in /v1 or /v2)',
+      default: previous?.base_url,
+      validate: (value) =>
+        apiVersionOf(value) !== undefined || 'must be an http(s) URL ending in /v1 or /v2',
+    })
+    clientId ??= await promptText(io, { message: 'Client id', default: previous?.client_id })
+    secret ??= await promptSecret(io, 'Client secret')
+  } else {
+    baseUrl ??= previous?.base_url
+    clientId ??= previous?.client_id
+    const missing = [
+      !baseUrl && '--base-url',
+      !clientId && '--client-id',
+      !secret && '--client-secret-stdin',
+    ]
+    if (missing.some(Boolean)) {
+      throw new UsageError(`missing ${missing.filter(Boolean).join(', ')} (cannot prompt here)`)
+    }
+  }
+
+  const client = clientFor(ctx, { baseUrl: baseUrl!, clientId, clientSecret: secret })
+  const token = await requestToken(client.transport, clientId!, secret!)
+  const expiresAt = Date.now() + token.expires_in * 1000
+  await store.save(globals.profile, {
+    base_url: baseUrl,
+    client_id: clientId,
+    client_secret: opts.storeSecret ? secret : undefined,
+    access_token: token.access_token,
+    token_expires_at: expiresAt,
+  })
+  if (globals.quiet) return
+  io.err.write(
+    [
+      `Logged in to ${baseUrl} as client ${clientId} (profile ${globals.profile})`,
+      `  API version:   ${client.version}`,
+      `  token expires: ${describeExpiry(expiresAt, Date.now())}`,
+      opts.storeSecret
+        ? `  secret:        stored in ${store.path} (mode 0600)`
+        : '  secret:        not stored; run login again when the token expires',
+      '',
+    ].join('\n'),
+  )
+}

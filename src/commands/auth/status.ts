@@ -1,0 +1,76 @@
+import { apiVersionOf } from '../../api/client.js'
+import { ApiError } from '../../api/errors.js'
+import { LOGIN_HINT } from '../../cli/api.js'
+import type { Context } from '../../cli/context.js'
+import { ExitCode, CliError, describeError } from '../../cli/errors.js'
+import type { Profile } from '../../config/profiles.js'
+import { writeList } from '../../io/output.js'
+import { describeExpiry } from './expiry.js'
+
+const COLUMNS = ['profile', 'active', 'base_url', 'api_version', 'client_id', 'secret', 'token']
+
+// Lists every profile from what is stored, then proves the active one can authenticate: with its
+// cached token when still valid, else by obtaining one (which is then cached). Exit 4 if it can't.
+export async function status(ctx: Context): Promise<void> {
+  const { io, globals } = ctx
+  const now = Date.now()
+  const rows: Record<string, unknown>[] = []
+  if (globals.sandbox) {
+    rows.push({ profile: '(sandbox)', active: true, api_version: globals.sandbox })
+  } else {
+    const profiles = (await ctx.profiles()).list()
+    for (const [name, profile] of Object.entries(profiles)) {
+      rows.push(row(name, profile, name === globals.profile, now))
+    }
+    if (io.env.CHAMBERCTL_TOKEN || io.env.CHAMBERCTL_CLIENT_ID || io.env.CHAMBERCTL_BASE_URL) {
+      rows.push({
+        profile: '(environment)',
+        active: false,
+        base_url: globals.baseUrl,
+        api_version: globals.baseUrl && apiVersionOf(globals.baseUrl),
+        client_id: io.env.CHAMBERCTL_CLIENT_ID,
+        secret: io.env.CHAMBERCTL_CLIENT_SECRET ? 'set' : 'none',
+        token: io.env.CHAMBERCTL_TOKEN ? 'set' : 'none',
+      })
+    }
+  }
+  await writeList(io, rows, {
+    format: globals.format,
+    columns: COLUMNS,
+    fields: globals.fields,
+    color: globals.color,
+  })
+
+  try {
+    const client = await ctx.api()
+    if (!client.tokens) throw new ApiError('not_configured', LOGIN_HINT)
+    await client.tokens.token()
+  } catch (error) {
+    const { message, exitCode } = describeError(error)
+    // A server that cannot be reached says nothing about the credentials: keep its exit code.
+    if (exitCode === ExitCode.network) throw error
+    throw new CliError(
+      `profile ${globals.profile} cannot authenticate: ${message}`,
+      ExitCode.auth,
+      'auth',
+    )
+  }
+  if (!globals.quiet) io.err.write(`Profile ${globals.profile} can authenticate\n`)
+}
+
+function row(name: string, profile: Profile, active: boolean, now: number) {
+  const expires = profile.token_expires_at
+  return {
+    profile: name,
+    active,
+    base_url: profile.base_url,
+    api_version: profile.base_url && apiVersionOf(profile.base_url),
+    client_id: profile.client_id,
+    secret: profile.client_secret ? 'stored' : 'none',
+    token: !profile.access_token
+      ? 'none'
+      : expires && expires > now
+        ? `valid until ${describeExpiry(expires, now)}`
+        : 'expired',
+  }
+}

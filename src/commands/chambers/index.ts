@@ -1,0 +1,31 @@
+import { Option } from 'commander'
+import type { Command } from 'commander'
+import { CHAMBER_TYPES, RECORD_STATUSES } from '../../api/constants.js'
+import type { Context } from '../../cli/context.js'
+import { addPagingOptions } from '../paging.js'
+
+export function registerChambers(program: Command, ctx: Context): void {
+  const chambers = program.command('chambers').description('list and show chambers')
+
+  addPagingOptions(
+    chambers
+      .command('list')
+      .description('list chambers')
+      .addOption(new Option('--type <type>', 'only this type (v2)').choices(CHAMBER_TYPES))
+      .addOption(new Option('--status <status>', 'only this status (v2)').choices(RECORD_STATUSES))
+      .option('--sort <field>', 'sort by FIELD, or -FIELD for descending (v2)'),
+  ).action(async (flags) => {
+    const { list } = await import('./list.js')
+    await list(flags, ctx)
+  })
+
+  chambers
+    .command('get')
+    .description('show one chamber')
+    .argument('<id>', 'chamber id')
+    .option('--include <list>', 'embed related records: members, events (v2)')
+    .action(async (id: string, flags) => {
+      const { get } = await import('./get.js')
+      await get({ id, ...flags }, ctx)
+    })
+}

@@ -1,0 +1,33 @@
+import type { Context } from '../../cli/context.js'
+import { parseDate } from '../filters.js'
+import { pageOptions } from '../paging.js'
+import type { PagingFlags } from '../paging.js'
+import { printList } from '../print.js'
+import { requireV2 } from '../version.js'
+
+export type Options = PagingFlags & {
+  chamberId: string
+  status?: string
+  from?: string
+  to?: string
+}
+
+export const EVENT_COLUMNS = ['id', 'title', 'status', 'starts_at', 'ends_at', 'location']
+
+export async function list(opts: Options, ctx: Context): Promise<void> {
+  const paging = pageOptions(opts)
+  const filters = {
+    status: opts.status,
+    from: parseDate('--from', opts.from),
+    to: parseDate('--to', opts.to),
+  }
+  const client = await ctx.api()
+  requireV2(client.version, client.baseUrl, 'events list')
+  await printList(
+    ctx,
+    (p) => client.events.list(opts.chamberId, { ...filters, ...p }),
+    paging,
+    EVENT_COLUMNS,
+    'events',
+  )
+}

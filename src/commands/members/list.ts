@@ -1,0 +1,33 @@
+import type { Context } from '../../cli/context.js'
+import { parseSort } from '../filters.js'
+import { pageOptions } from '../paging.js'
+import type { PagingFlags } from '../paging.js'
+import { printList } from '../print.js'
+import { requireV2, usedFlag } from '../version.js'
+
+export type Options = PagingFlags & { chamberId: string; status?: string; sort?: string }
+
+export const MEMBER_COLUMNS = [
+  'id',
+  'name',
+  'email',
+  'phone',
+  'membership_type',
+  'status',
+  'joined_at',
+]
+
+export async function list(opts: Options, ctx: Context): Promise<void> {
+  const paging = pageOptions(opts)
+  const sort = parseSort('members', opts.sort)
+  const client = await ctx.api()
+  requireV2(client.version, client.baseUrl, usedFlag(opts, { status: '--status', sort: '--sort' }))
+  const filters = { status: opts.status, sort }
+  await printList(
+    ctx,
+    (p) => client.members.list(opts.chamberId, { ...filters, ...p }),
+    paging,
+    MEMBER_COLUMNS,
+    'members',
+  )
+}

@@ -1,0 +1,24 @@
+// Flags and output shared by every list verb: --page, --per-page, --all, --limit, and the
+// streaming print of the records they select.
+import type { Command } from 'commander'
+import type { PageOptions } from '../api/paginate.js'
+import { MAX_PER_PAGE } from '../api/constants.js'
+import { integer } from '../cli/parse.js'
+import { UsageError } from '../cli/errors.js'
+
+export type PagingFlags = { page?: number; perPage?: number; all?: boolean; limit?: number }
+
+export function addPagingOptions(command: Command): Command {
+  return command
+    .option('--page <n>', 'fetch this page', integer(1))
+    .option('--per-page <n>', `records per page (1..${MAX_PER_PAGE})`, integer(1, MAX_PER_PAGE))
+    .option('--all', 'fetch every page')
+    .option('--limit <n>', 'print at most this many records, across pages', integer(1))
+}
+
+export function pageOptions(flags: PagingFlags): PageOptions {
+  if (flags.all && flags.page !== undefined) {
+    throw new UsageError('--all walks every page; it cannot be combined with --page')
+  }
+  return { page: flags.page, perPage: flags.perPage, all: flags.all, limit: flags.limit }
+}

@@ -1,0 +1,249 @@
+// Named profiles (base URL, client credentials, cached token) in <config dir>/config.json, laid
+// out as { "profiles": { "<name>": Profile } }.
+//
+// Concurrency: conf writes through `atomically` (node_modules/conf/dist/source/index.js `_write`
+// → atomically's writeFileSync: temp file, fsync, chmod, rename), so a reader always sees either
+// the old or the new file, never a torn one. The only exception is conf's fallback to a plain
+// writeFileSync when running inside a Snap package. conf itself does not support several writers
+// ("It does not support multiple processes writing to the same store"), so every mutation here
+// re-reads the file under a short cross-process lock and writes the whole `profiles` object back:
+// two processes updating different profiles both keep their change.
+import Conf from 'conf'
+import { chmodSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { CliError, UsageError } from '../cli/errors.js'
+import { describeFsError, ensureConfigDir } from './dir.js'
+import { withLock } from './lock.js'
+import type { LockOptions } from './lock.js'
+
+export type Profile = {
+  base_url?: string
+  client_id?: string
+  client_secret?: string
+  access_token?: string
+  token_expires_at?: number // epoch ms
+}
+
+export type ProfilePatch = Partial<Profile> | ((current: Profile | undefined) => Profile)
+
+export type ProfileStoreOptions = {
+  lock?: LockOptions
+  platform?: NodeJS.Platform
+}
+
+const PROFILE_NAME = /^[A-Za-z0-9_.-]{1,64}$/
+const STRING_FIELDS = ['base_url', 'client_id', 'client_secret', 'access_token'] as const
+const KEPT_BY_FORGET = ['base_url', 'client_id'] as const
+
+export function assertProfileName(name: string): string {
+  if (!PROFILE_NAME.test(name)) {
+    throw new UsageError(
+      `invalid profile name ${JSON.stringify(name)}: use 1 to 64 letters, digits, '_', '.' or '-'`,
+    )
+  }
+  return name
+}
+
+export class ProfileStore {
+  private readonly lockPath: string
+
+  private constructor(
+    private readonly conf: Conf,
+    private readonly lockOptions: LockOptions,
+  ) {
+    this.lockPath = `${conf.path}.lock`
+  }
+
+  get path(): string {
+    return this.conf.path
+  }
+
+  static open(dir: string, options: ProfileStoreOptions = {}): ProfileStore {
+    const platform = options.platform ?? process.platform
+    ensureConfigDir(dir, platform)
+    const file = path.join(dir, 'config.json')
+    if (platform !== 'win32') tightenFileMode(file)
+    const conf = guardRead(
+      file,
+      () =>
+        new Conf({
+          projectName: 'chamberctl',
+          projectSuffix: '',
+          cwd: dir,
+          configName: 'config',
+          fileExtension: 'json',
+          configFileMode: 0o600,
+          // conf would otherwise be free to reset a file it cannot parse; losing every saved
+          // profile silently is worse than asking the user to fix one typo.
+          clearInvalidConfig: false,
+          // Profile names may contain dots; they must never be read as nested key paths.
+          accessPropertiesByDotNotation: false,
+          // No `schema`: compiling it with ajv would cost start-up; parseProfiles checks instead.
+          deserialize: (text) => parseTopLevel(text, file),
+        }),
+    )
+    const store = new ProfileStore(conf, options.lock ?? {})
+    // Report a malformed file when the store is opened rather than halfway through a command.
+    store.list()
+    return store
+  }
+
+  get(name: string): Profile | undefined {
+    assertProfileName(name)
+    const profiles = this.read()
+    return Object.hasOwn(profiles, name) ? profiles[name] : undefined
+  }
+
+  list(): Record<string, Profile> {
+    return this.read()
+  }
+
+  async save(name: string, profile: Profile): Promise<void> {
+    assertProfileName(name)
+    await this.mutate((profiles) => {
+      profiles[name] = withoutUndefined(profile)
+      return true
+    })
+  }
+
+  // Returns the profile as written. Keys set to `undefined` in the patch are removed.
+  async update(name: string, patch: ProfilePatch): Promise<Profile> {
+    assertProfileName(name)
+    let written: Profile = {}
+    await this.mutate((profiles) => {
+      const current = Object.hasOwn(profiles, name) ? profiles[name] : undefined
+      written = withoutUndefined(
+        typeof patch === 'function' ? patch(current) : { ...current, ...patch },
+      )
+      profiles[name] = written
+      return true
+    })
+    return written
+  }
+
+  // Resolves to false when there was no such profile.
+  async remove(name: string): Promise<boolean> {
+    assertProfileName(name)
+    return this.mutate((profiles) => {
+      if (!Object.hasOwn(profiles, name)) return false
+      delete profiles[name]
+      return true
+    })
+  }
+
+  // Keeps only where and as whom to log in again: anything else, including fields a newer
+  // chamberctl may have added, could be a credential.
+  async forgetSecrets(name: string): Promise<boolean> {
+    assertProfileName(name)
+    return this.mutate((profiles) => {
+      const current = Object.hasOwn(profiles, name) ? profiles[name] : undefined
+      if (current === undefined) return false
+      const kept: Profile = {}
+      for (const key of KEPT_BY_FORGET) {
+        if (current[key] !== undefined) kept[key] = current[key]
+      }
+      profiles[name] = kept
+      return true
+    })
+  }
+
+  private read(): Record<string, Profile> {
+    const top = guardRead(this.path, () => this.conf.store)
+    return parseProfiles(top.profiles, this.path)
+  }
+
+  // `change` edits a fresh read of the file in place and says whether to write it back.
+  private mutate(change: (profiles: Record<string, Profile>) => boolean): Promise<boolean> {
+    return withLock(
+      this.lockPath,
+      () => {
+        const profiles = this.read()
+        if (!change(profiles)) return false
+        try {
+          this.conf.set('profiles', profiles)
+        } catch (error) {
+          if (error instanceof CliError) throw error
+          throw new CliError(`cannot write config file ${this.path}: ${describeFsError(error)}`)
+        }
+        return true
+      },
+      this.lockOptions,
+    )
+  }
+}
+
+function tightenFileMode(file: string): void {
+  let mode: number
+  try {
+    mode = statSync(file).mode
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw new CliError(`cannot read config file ${file}: ${describeFsError(error)}`)
+  }
+  if ((mode & 0o077) === 0) return
+  try {
+    chmodSync(file, 0o600)
+  } catch (error) {
+    // Not our file (e.g. written once under sudo): reading still works, and the next write
+    // replaces it with a 0600 one.
+    if ((error as NodeJS.ErrnoException).code === 'EPERM') return
+    throw new CliError(`cannot restrict permissions of ${file}: ${describeFsError(error)}`)
+  }
+}
+
+function guardRead<T>(file: string, read: () => T): T {
+  try {
+    return read()
+  } catch (error) {
+    if (error instanceof CliError) throw error
+    if (error instanceof SyntaxError) {
+      throw new CliError(
+        `config file ${file} is not valid JSON (${error.message}); fix it or move it away`,
+      )
+    }
+    throw new CliError(`cannot read config file ${file}: ${describeFsError(error)}`)
+  }
+}
+
+function parseTopLevel(text: string, file: string): Record<string, unknown> {
+  // An empty file (say, from `touch`) holds no profiles rather than being an error.
+  const value: unknown = text.trim() === '' ? {} : JSON.parse(text)
+  if (!isObject(value)) throw invalid(file, 'the top level is not a JSON object')
+  return value
+}
+
+// Null-prototype records, so that a profile named `__proto__` or `constructor` is plain data.
+function parseProfiles(value: unknown, file: string): Record<string, Profile> {
+  const profiles: Record<string, Profile> = Object.create(null)
+  if (value === undefined) return profiles
+  if (!isObject(value)) throw invalid(file, '"profiles" is not an object')
+  for (const [name, entry] of Object.entries(value)) {
+    const where = `profiles.${name}`
+    if (!isObject(entry)) throw invalid(file, `${where} is not an object`)
+    for (const key of STRING_FIELDS) {
+      if (entry[key] !== undefined && typeof entry[key] !== 'string') {
+        throw invalid(file, `${where}.${key} is not a string`)
+      }
+    }
+    const expiresAt = entry.token_expires_at
+    if (expiresAt !== undefined && !(typeof expiresAt === 'number' && Number.isFinite(expiresAt))) {
+      throw invalid(file, `${where}.token_expires_at is not a number`)
+    }
+    // Unknown keys are kept so that an older chamberctl does not erase a newer one's data.
+    profiles[name] = { ...entry } as Profile
+  }
+  return profiles
+}
+
+function invalid(file: string, problem: string): CliError {
+  return new CliError(`config file ${file} is invalid: ${problem}; fix it or move it away`)
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function withoutUndefined(profile: Profile): Profile {
+  // fromEntries defines properties, so even a `__proto__` key stays data.
+  return Object.fromEntries(Object.entries(profile).filter(([, value]) => value !== undefined))
+}

@@ -1,0 +1,213 @@
+// Writes records in the chosen output format (contract §1, §4). Every format is written here and
+// nowhere else. Heavy modules (cli-table3, chalk, csv-stringify) are loaded only by the format
+// that needs them, so this module is cheap to import.
+//
+// Decisions worth knowing:
+// - Streaming: json, ndjson, tsv and csv write each record as it arrives and wait for the stream
+//   to drain, so `--all` over any number of pages keeps memory flat. Only a table is buffered,
+//   since column widths depend on every row.
+// - Nothing reaches stdout before the first record or the end of the list, so a list that fails
+//   on its first page leaves stdout empty. A list that fails part-way stops without closing the
+//   JSON array: a truncated result must not parse as a complete one.
+// - Empty list: json prints `[]`, csv prints the header row alone (the columns are still known),
+//   tsv and ndjson print nothing, table prints nothing and returns 0 so the caller may put a
+//   "no results" note on stderr.
+// - CSV uses csv-stringify's default LF record delimiter rather than RFC 4180's CRLF: it is what
+//   Unix tools expect, and every CSV reader (spreadsheets, Python's csv, csv-parse) accepts it.
+//   Quoting follows RFC 4180 (fields with a comma, quote, CR or LF are quoted, quotes doubled).
+import type { Writable } from 'node:stream'
+import type { OutputFormat } from './format.js'
+import type { IO } from './streams.js'
+import type { OutputRecord } from './values.js'
+import {
+  cellText,
+  displayWidth,
+  escapeForTerminal,
+  escapeTsv,
+  getPath,
+  pickFields,
+} from './values.js'
+
+export { getPath } from './values.js'
+export type { OutputRecord } from './values.js'
+
+export type Records = AsyncIterable<OutputRecord> | Iterable<OutputRecord>
+
+export type OutputOptions = {
+  format: OutputFormat
+  // The resource's default columns (dotted paths allowed), used by table, tsv and csv.
+  columns: readonly string[]
+  // --fields: replaces the columns, and picks the keys of json/ndjson records.
+  fields?: readonly string[]
+  color: boolean
+  // Terminal columns a table must fit; defaults to io.stdoutWidth, then DEFAULT_WIDTH.
+  width?: number
+}
+
+export type OutputIO = Pick<IO, 'out' | 'stdoutIsTTY' | 'stdoutWidth'>
+
+// What a terminal usually has when it does not say (not a TTY, but -o table asked for).
+export const DEFAULT_WIDTH = 100
+
+export async function writeList(
+  io: OutputIO,
+  records: Records,
+  opts: OutputOptions,
+): Promise<number> {
+  const columns = opts.fields ?? opts.columns
+  switch (opts.format) {
+    case 'json': {
+      const pretty = io.stdoutIsTTY
+      // Byte-for-byte what JSON.stringify(array, null, pretty ? 2 : 0) would print.
+      return stream(
+        io.out,
+        records,
+        (record, index) => {
+          const json = toJson(project(record, opts.fields), pretty)
+          return `${index === 0 ? '[' : ','}${pretty ? `\n  ${json.replace(/\n/g, '\n  ')}` : json}`
+        },
+        (count) => (count === 0 ? '[]\n' : pretty ? '\n]\n' : ']\n'),
+      )
+    }
+    case 'ndjson':
+      return stream(io.out, records, (record) => `${toJson(project(record, opts.fields))}\n`)
+    case 'tsv':
+      return stream(io.out, records, (record) => tsvRow(record, columns))
+    case 'csv': {
+      const csv = await csvWriter(columns)
+      return stream(
+        io.out,
+        records,
+        (record, index) => (index === 0 ? csv.header : '') + csv.row(record),
+        (count) => (count === 0 ? csv.header : ''),
+      )
+    }
+    case 'table': {
+      const { renderTable, tableCell } = await import('./table.js')
+      const rows: string[][] = []
+      for await (const record of records) {
+        rows.push(columns.map((column) => tableCell(getPath(record, column))))
+      }
+      if (rows.length === 0) return 0
+      await put(io.out, await renderTable(columns, rows, tableOptions(io, opts)))
+      return rows.length
+    }
+  }
+}
+
+// A single record (get, create, a single add).
+export async function writeRecord(
+  io: OutputIO,
+  record: OutputRecord,
+  opts: OutputOptions,
+): Promise<void> {
+  const columns = opts.fields ?? opts.columns
+  switch (opts.format) {
+    case 'json':
+      return put(io.out, `${toJson(project(record, opts.fields), io.stdoutIsTTY)}\n`)
+    case 'ndjson':
+      return put(io.out, `${toJson(project(record, opts.fields))}\n`)
+    case 'tsv':
+      return put(io.out, tsvRow(record, columns))
+    case 'csv': {
+      const csv = await csvWriter(columns)
+      return put(io.out, csv.header + csv.row(record))
+    }
+    case 'table': {
+      const { renderVerticalTable, tableCell } = await import('./table.js')
+      const entries = columns.map((column) => [column, tableCell(getPath(record, column))] as const)
+      return put(io.out, await renderVerticalTable(entries, tableOptions(io, opts)))
+    }
+  }
+}
+
+export type ErrorReport = {
+  status: number | null
+  code: string
+  message: string
+  fields?: Record<string, string[]>
+}
+
+// Synchronous and free of imports on purpose: it runs in the top-level error handler, which must
+// report even when the failure was a module that would not load.
+export function writeError(
+  io: Pick<IO, 'err'>,
+  error: ErrorReport,
+  opts: { format: OutputFormat; color: boolean },
+): void {
+  // The SGR codes chalk uses for red; not worth loading chalk for one word.
+  const label = opts.color ? '\u001b[31merror:\u001b[39m' : 'error:'
+  let text = `${label} ${escapeForTerminal(error.message.trimEnd(), '\n\t')}\n`
+  const lines = Object.entries(error.fields ?? {}).flatMap(([field, messages]) =>
+    messages.map((message) => [escapeForTerminal(field), escapeForTerminal(message)] as const),
+  )
+  const width = Math.max(0, ...lines.map(([field]) => displayWidth(field)))
+  for (const [field, message] of lines) {
+    text += `  ${field}${' '.repeat(width - displayWidth(field))}  ${message}\n`
+  }
+  if (opts.format === 'json' || opts.format === 'ndjson') {
+    const { status, code, message } = error
+    text += `${JSON.stringify({ error: { status, code, message, fields: error.fields ?? {} } })}\n`
+  }
+  io.err.write(text)
+}
+
+function project(record: OutputRecord, fields: readonly string[] | undefined): OutputRecord {
+  return fields ? pickFields(record, fields) : record
+}
+
+function toJson(value: unknown, pretty = false): string {
+  return JSON.stringify(value, null, pretty ? 2 : undefined)
+}
+
+function tsvRow(record: OutputRecord, columns: readonly string[]): string {
+  return `${columns.map((column) => escapeTsv(cellText(getPath(record, column)))).join('\t')}\n`
+}
+
+async function csvWriter(columns: readonly string[]) {
+  const { stringify } = await import('csv-stringify/sync')
+  return {
+    header: stringify([[...columns]]),
+    // Cells are turned into text first: csv-stringify's own casts would write booleans as 1/''.
+    row: (record: OutputRecord) =>
+      stringify([columns.map((column) => cellText(getPath(record, column)))]),
+  }
+}
+
+function tableOptions(io: OutputIO, opts: OutputOptions) {
+  return { color: opts.color, width: opts.width ?? io.stdoutWidth ?? DEFAULT_WIDTH }
+}
+
+async function stream(
+  out: Writable,
+  records: Records,
+  render: (record: OutputRecord, index: number) => string,
+  end: (count: number) => string = () => '',
+): Promise<number> {
+  let count = 0
+  for await (const record of records) {
+    await put(out, render(record, count))
+    count++
+  }
+  const tail = end(count)
+  if (tail !== '') await put(out, tail)
+  return count
+}
+
+// Honours backpressure, so a slow reader of a pipe slows the fetching of pages instead of
+// letting output pile up in memory. A stream that closes or fails releases the wait; its error
+// is reported by whoever owns the stream.
+function put(out: Writable, chunk: string): Promise<void> {
+  if (out.write(chunk) || out.destroyed) return Promise.resolve()
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done)
+      out.off('close', done)
+      out.off('error', done)
+      resolve()
+    }
+    out.on('drain', done)
+    out.on('close', done)
+    out.on('error', done)
+  })
+}

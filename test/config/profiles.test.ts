@@ -1,0 +1,303 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { CliError, UsageError } from '../../src/cli/errors.js'
+import { ProfileStore, assertProfileName } from '../../src/config/profiles.js'
+import { POSIX, modeOf, useTempDirs } from './helpers.js'
+
+const tempDir = useTempDirs()
+
+function openStore(): { dir: string; store: ProfileStore } {
+  const dir = path.join(tempDir(), 'chamberctl')
+  return { dir, store: ProfileStore.open(dir) }
+}
+
+function readRaw(store: ProfileStore): unknown {
+  return JSON.parse(readFileSync(store.path, 'utf8'))
+}
+
+const PROD = {
+  base_url: 'https://api.example.com/v2',
+  client_id: 'ci-bot',
+  client_secret: 's3cret',
+  access_token: 'tok',
+  token_expires_at: 1_900_000_000_000,
+}
+
+describe('ProfileStore basics', () => {
+  it('opens without creating the file, and lists nothing', () => {
+    const { dir, store } = openStore()
+    expect(store.path).toBe(path.join(dir, 'config.json'))
+    expect(existsSync(store.path)).toBe(false)
+    expect(store.list()).toEqual({})
+    expect(store.get('default')).toBeUndefined()
+  })
+
+  it('saves, gets and lists profiles in the documented layout', async () => {
+    const { store } = openStore()
+    await store.save('prod', PROD)
+    await store.save('default', { base_url: 'http://127.0.0.1:4010/v1' })
+    expect(store.get('prod')).toEqual(PROD)
+    expect(store.list()).toEqual({ prod: PROD, default: { base_url: 'http://127.0.0.1:4010/v1' } })
+    expect(readRaw(store)).toEqual({
+      profiles: { prod: PROD, default: { base_url: 'http://127.0.0.1:4010/v1' } },
+    })
+  })
+
+  it('save replaces the whole profile', async () => {
+    const { store } = openStore()
+    await store.save('prod', PROD)
+    await store.save('prod', { client_id: 'other' })
+    expect(store.get('prod')).toEqual({ client_id: 'other' })
+  })
+
+  it('sees what another instance wrote (no stale cache)', async () => {
+    const { dir, store } = openStore()
+    await ProfileStore.open(dir).save('prod', PROD)
+    expect(store.get('prod')).toEqual(PROD)
+  })
+
+  it('stores dotted names as one flat key', async () => {
+    const { store } = openStore()
+    await store.save('acme.prod', { client_id: 'a' })
+    await store.update('acme.prod', { client_secret: 'b' })
+    expect(readRaw(store)).toEqual({
+      profiles: { 'acme.prod': { client_id: 'a', client_secret: 'b' } },
+    })
+    expect(store.get('acme')).toBeUndefined()
+  })
+
+  it('treats names such as __proto__ and constructor as plain data', async () => {
+    const { store } = openStore()
+    expect(store.get('constructor')).toBeUndefined()
+    await store.save('__proto__', { client_id: 'p' })
+    await store.update('constructor', { client_id: 'c' })
+    expect(store.get('__proto__')).toEqual({ client_id: 'p' })
+    expect(store.get('constructor')).toEqual({ client_id: 'c' })
+    expect(Object.keys(store.list()).sort()).toEqual(['__proto__', 'constructor'])
+  })
+
+  it('keeps top-level keys it does not own', async () => {
+    const { dir } = openStore()
+    const file = path.join(dir, 'config.json')
+    writeFileSync(file, JSON.stringify({ telemetry: false, profiles: {} }))
+    await ProfileStore.open(dir).save('a', { client_id: 'x' })
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      telemetry: false,
+      profiles: { a: { client_id: 'x' } },
+    })
+  })
+
+  it('never writes to stdout or stderr', async () => {
+    const out = vi.spyOn(process.stdout, 'write')
+    const err = vi.spyOn(process.stderr, 'write')
+    const { store } = openStore()
+    await store.save('a', PROD)
+    await store.update('a', { access_token: undefined })
+    await store.forgetSecrets('a')
+    await store.remove('a')
+    expect(out).not.toHaveBeenCalled()
+    expect(err).not.toHaveBeenCalled()
+  })
+
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+})
+
+describe('ProfileStore.update', () => {
+  it('creates a missing profile from a patch', async () => {
+    const { store } = openStore()
+    expect(await store.update('new', { base_url: 'https://x/v2' })).toEqual({
+      base_url: 'https://x/v2',
+    })
+    expect(store.get('new')).toEqual({ base_url: 'https://x/v2' })
+  })
+
+  it('merges a patch and removes keys set to undefined', async () => {
+    const { store } = openStore()
+    await store.save('prod', PROD)
+    const written = await store.update('prod', {
+      access_token: 'fresh',
+      token_expires_at: 5,
+      client_secret: undefined,
+    })
+    const expected = { base_url: PROD.base_url, client_id: 'ci-bot', access_token: 'fresh' }
+    expect(written).toEqual({ ...expected, token_expires_at: 5 })
+    expect(store.get('prod')).toEqual({ ...expected, token_expires_at: 5 })
+    expect(readFileSync(store.path, 'utf8')).not.toContain('client_secret')
+  })
+
+  it('hands a function the current profile, or undefined', async () => {
+    const { store } = openStore()
+    const seen: unknown[] = []
+    const bump = (p: { token_expires_at?: number } | undefined) => {
+      seen.push(p)
+      return { ...p, token_expires_at: (p?.token_expires_at ?? 0) + 1 }
+    }
+    await store.update('n', bump)
+    await store.update('n', bump)
+    expect(seen).toEqual([undefined, { token_expires_at: 1 }])
+    expect(store.get('n')).toEqual({ token_expires_at: 2 })
+  })
+
+  it('drops undefined values returned by a function', async () => {
+    const { store } = openStore()
+    await store.save('prod', PROD)
+    await store.update('prod', (p) => ({ ...p, access_token: undefined }))
+    expect(store.get('prod')).not.toHaveProperty('access_token')
+  })
+
+  it('re-reads the file so that another writer’s profile is kept', async () => {
+    const { dir, store } = openStore()
+    await store.save('a', { client_id: 'a' })
+    await ProfileStore.open(dir).save('b', { client_id: 'b' })
+    await store.update('a', { access_token: 't' })
+    expect(store.list()).toEqual({
+      a: { client_id: 'a', access_token: 't' },
+      b: { client_id: 'b' },
+    })
+  })
+
+  it('keeps fields it does not know, for newer versions', async () => {
+    const { dir } = openStore()
+    const file = path.join(dir, 'config.json')
+    writeFileSync(file, JSON.stringify({ profiles: { a: { client_id: 'a', region: 'eu' } } }))
+    const store = ProfileStore.open(dir)
+    await store.update('a', { access_token: 't' })
+    expect(readRaw(store)).toEqual({
+      profiles: { a: { client_id: 'a', region: 'eu', access_token: 't' } },
+    })
+  })
+})
+
+describe('ProfileStore.remove and forgetSecrets', () => {
+  it('removes a profile and says whether there was one', async () => {
+    const { store } = openStore()
+    await store.save('a', PROD)
+    await store.save('b', PROD)
+    expect(await store.remove('a')).toBe(true)
+    expect(await store.remove('a')).toBe(false)
+    expect(store.list()).toEqual({ b: PROD })
+  })
+
+  it('forgets secret, token and expiry but keeps base URL and client id', async () => {
+    const { store } = openStore()
+    await store.save('prod', { ...PROD, region: 'eu' } as typeof PROD)
+    expect(await store.forgetSecrets('prod')).toBe(true)
+    expect(store.get('prod')).toEqual({ base_url: PROD.base_url, client_id: 'ci-bot' })
+    const text = readFileSync(store.path, 'utf8')
+    for (const secret of ['s3cret', '"tok"', 'token_expires_at', 'region']) {
+      expect(text).not.toContain(secret)
+    }
+  })
+
+  it('forgetSecrets on a missing profile changes nothing', async () => {
+    const { store } = openStore()
+    expect(await store.forgetSecrets('ghost')).toBe(false)
+    expect(existsSync(store.path)).toBe(false)
+  })
+})
+
+describe('profile names', () => {
+  const bad = ['', 'a b', 'a/b', '../x', 'ü', 'x'.repeat(65), 'tab\t', 'a:b']
+  const good = ['default', 'A-Z_0.9', 'x'.repeat(64), '.', 'acme.prod']
+
+  it.each(good)('accepts %j', (name) => {
+    expect(assertProfileName(name)).toBe(name)
+  })
+
+  it.each(bad)('rejects %j with a usage error', async (name) => {
+    const { store } = openStore()
+    expect(() => store.get(name)).toThrow(UsageError)
+    await expect(store.save(name, {})).rejects.toThrow(UsageError)
+    await expect(store.update(name, {})).rejects.toThrow(UsageError)
+    await expect(store.remove(name)).rejects.toThrow(UsageError)
+    await expect(store.forgetSecrets(name)).rejects.toThrow(UsageError)
+    expect(() => assertProfileName(name)).toThrow(/invalid profile name/)
+    expect(existsSync(store.path)).toBe(false)
+  })
+})
+
+describe('invalid config files', () => {
+  function withFile(contents: string): { dir: string; file: string } {
+    const dir = tempDir()
+    const file = path.join(dir, 'config.json')
+    writeFileSync(file, contents, { mode: 0o600 })
+    return { dir, file }
+  }
+
+  it('fails loudly on broken JSON, naming the file, and leaves it untouched', () => {
+    const broken = '{"profiles": {"prod": {"client_id": "x",}}}'
+    const { dir, file } = withFile(broken)
+    let error: unknown
+    try {
+      ProfileStore.open(dir)
+    } catch (caught) {
+      error = caught
+    }
+    expect(error).toBeInstanceOf(CliError)
+    expect(error).not.toBeInstanceOf(UsageError)
+    expect((error as CliError).exitCode).toBe(1)
+    expect((error as CliError).message).toContain(`config file ${file} is not valid JSON`)
+    expect(readFileSync(file, 'utf8')).toBe(broken)
+  })
+
+  it('notices a file broken after opening', async () => {
+    const { dir, file } = withFile('{}')
+    const store = ProfileStore.open(dir)
+    writeFileSync(file, 'not json')
+    expect(() => store.list()).toThrow(CliError)
+    await expect(store.update('a', {})).rejects.toThrow(`config file ${file} is not valid JSON`)
+    expect(readFileSync(file, 'utf8')).toBe('not json')
+  })
+
+  it.each([
+    ['[]', 'the top level is not a JSON object'],
+    ['"text"', 'the top level is not a JSON object'],
+    ['null', 'the top level is not a JSON object'],
+    ['{"profiles": []}', '"profiles" is not an object'],
+    ['{"profiles": {"a": "x"}}', 'profiles.a is not an object'],
+    ['{"profiles": {"a": {"base_url": 1}}}', 'profiles.a.base_url is not a string'],
+    ['{"profiles": {"a": {"token_expires_at": "soon"}}}', 'profiles.a.token_expires_at'],
+  ])('rejects %s', (contents, problem) => {
+    const { dir, file } = withFile(contents)
+    expect(() => ProfileStore.open(dir)).toThrow(CliError)
+    expect(() => ProfileStore.open(dir)).toThrow(`config file ${file} is invalid: ${problem}`)
+  })
+
+  it('reads an empty file as no profiles', async () => {
+    const { dir } = withFile('')
+    const store = ProfileStore.open(dir)
+    expect(store.list()).toEqual({})
+    await store.save('a', { client_id: 'a' })
+    expect(store.get('a')).toEqual({ client_id: 'a' })
+  })
+})
+
+describe.runIf(POSIX)('file permissions', () => {
+  it('creates the directory 0700 and the file 0600', async () => {
+    const { dir, store } = openStore()
+    expect(modeOf(dir)).toBe(0o700)
+    await store.save('a', PROD)
+    expect(modeOf(store.path)).toBe(0o600)
+  })
+
+  it('tightens a looser existing directory and file on open', () => {
+    const { dir, store } = openStore()
+    writeFileSync(store.path, '{}')
+    chmodSync(store.path, 0o644)
+    chmodSync(dir, 0o755)
+    ProfileStore.open(dir)
+    expect(modeOf(dir)).toBe(0o700)
+    expect(modeOf(store.path)).toBe(0o600)
+  })
+
+  it('writes 0600 even over a file loosened while open', async () => {
+    const { store } = openStore()
+    await store.save('a', PROD)
+    chmodSync(store.path, 0o666)
+    await store.update('a', { access_token: 'x' })
+    expect(modeOf(store.path)).toBe(0o600)
+  })
+})
