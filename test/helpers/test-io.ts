@@ -1,0 +1,53 @@
+// An IO for tests: buffers instead of the process's streams, and TTY flags chosen per test.
+import { PassThrough, Writable } from 'node:stream'
+import type { IO } from '../../src/io/streams.js'
+
+export type TestIOOptions = {
+  stdoutIsTTY?: boolean
+  stderrIsTTY?: boolean
+  stdinIsTTY?: boolean
+  // Replaces process.env entirely, so a developer's NO_COLOR or CI does not leak into tests.
+  env?: NodeJS.ProcessEnv
+  // What stdin yields before it ends; an empty, already ended stdin when not given.
+  stdin?: string
+  stdoutWidth?: number
+}
+
+export type TestIO = {
+  io: IO
+  stdout(): string
+  stderr(): string
+}
+
+function sink(): { stream: Writable; text(): string } {
+  const chunks: Buffer[] = []
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      chunks.push(chunk)
+      callback()
+    },
+  })
+  // Decoded at the end, so a multi-byte character split across writes stays whole.
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') }
+}
+
+export function createTestIO(options: TestIOOptions = {}): TestIO {
+  const out = sink()
+  const err = sink()
+  const input = new PassThrough()
+  input.end(options.stdin ?? '')
+  return {
+    io: {
+      out: out.stream,
+      err: err.stream,
+      in: input,
+      stdoutIsTTY: options.stdoutIsTTY ?? false,
+      stderrIsTTY: options.stderrIsTTY ?? false,
+      stdinIsTTY: options.stdinIsTTY ?? false,
+      env: options.env ?? {},
+      stdoutWidth: options.stdoutWidth,
+    },
+    stdout: out.text,
+    stderr: err.text,
+  }
+}

@@ -1,0 +1,31 @@
+// Start-up time: the modules every command loads must not pull in the table, colour or CSV
+// libraries; only the code path of the format that needs them may.
+import { readFile } from 'node:fs/promises'
+import { describe, expect, it } from 'vitest'
+
+const HEAVY = ['cli-table3', 'chalk', 'csv-stringify']
+const STATIC_IMPORT = /^\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]/gm
+
+async function staticImports(file: string): Promise<string[]> {
+  const source = await readFile(new URL(`../../src/io/${file}`, import.meta.url), 'utf8')
+  return [...source.matchAll(STATIC_IMPORT)].map((match) => match[1] as string)
+}
+
+describe('lazy loading', () => {
+  it.each(['output.ts', 'table.ts', 'values.ts', 'format.ts', 'color.ts', 'streams.ts'])(
+    '%s has no static import of a heavy module',
+    async (file) => {
+      const imports = await staticImports(file)
+      for (const name of imports) {
+        expect(HEAVY.some((heavy) => name === heavy || name.startsWith(`${heavy}/`))).toBe(false)
+      }
+    },
+  )
+
+  it('output.ts reaches the table module only through a dynamic import', async () => {
+    const imports = await staticImports('output.ts')
+    // The pattern does see static imports: output.ts has some.
+    expect(imports).toContain('./values.js')
+    expect(imports).not.toContain('./table.js')
+  })
+})

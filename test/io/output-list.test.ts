@@ -1,0 +1,373 @@
+import { Writable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import type { OutputOptions } from '../../src/io/output.js'
+import { writeList } from '../../src/io/output.js'
+import { createTestIO } from '../helpers/test-io.js'
+import { ANSI, CHAMBER_COLUMNS, chambers, fromArray } from './fixtures.js'
+
+function options(overrides: Partial<OutputOptions> & Pick<OutputOptions, 'format'>): OutputOptions {
+  return { columns: CHAMBER_COLUMNS, color: false, ...overrides }
+}
+
+describe('writeList json', () => {
+  it('prints one compact array in a pipe, unknown fields kept', async () => {
+    const t = createTestIO()
+    const count = await writeList(t.io, fromArray(chambers()), options({ format: 'json' }))
+    expect(count).toBe(2)
+    expect(t.stdout()).toBe(`${JSON.stringify(chambers())}\n`)
+    expect(JSON.parse(t.stdout())[0].rating).toBe(4.5)
+    expect(t.stderr()).toBe('')
+  })
+
+  it('pretty-prints with two spaces on a TTY, exactly as JSON.stringify would', async () => {
+    const t = createTestIO({ stdoutIsTTY: true })
+    await writeList(t.io, chambers(), options({ format: 'json' }))
+    expect(t.stdout()).toBe(`${JSON.stringify(chambers(), null, 2)}\n`)
+  })
+
+  it('prints [] for an empty list, TTY or not', async () => {
+    for (const stdoutIsTTY of [true, false]) {
+      const t = createTestIO({ stdoutIsTTY })
+      expect(await writeList(t.io, fromArray([]), options({ format: 'json' }))).toBe(0)
+      expect(t.stdout()).toBe('[]\n')
+    }
+  })
+
+  it('picks --fields, nesting dotted paths and leaving out missing keys', async () => {
+    const t = createTestIO()
+    await writeList(
+      t.io,
+      chambers(),
+      options({ format: 'json', fields: ['id', 'address.city', 'rating'] }),
+    )
+    expect(JSON.parse(t.stdout())).toEqual([
+      { id: 'c1', address: { city: 'Berlin' }, rating: 4.5 },
+      { id: 'c2', address: { city: 'Potsdam' } },
+    ])
+  })
+
+  it('writes each record as it arrives instead of collecting the list', async () => {
+    const t = createTestIO()
+    const seen: string[] = []
+    async function* slow() {
+      yield { id: 'first' }
+      // The writer asked for the next record, so it has dealt with the first one.
+      seen.push(t.stdout())
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      yield { id: 'second' }
+      seen.push(t.stdout())
+    }
+    await writeList(t.io, slow(), options({ format: 'json' }))
+    expect(seen).toEqual(['[{"id":"first"}', '[{"id":"first"},{"id":"second"}'])
+    expect(t.stdout()).toBe('[{"id":"first"},{"id":"second"}]\n')
+  })
+
+  it('leaves stdout empty when the list fails before its first record', async () => {
+    const t = createTestIO()
+    // eslint-disable-next-line require-yield
+    async function* failing(): AsyncGenerator<Record<string, unknown>> {
+      throw new Error('404')
+    }
+    await expect(writeList(t.io, failing(), options({ format: 'json' }))).rejects.toThrow('404')
+    expect(t.stdout()).toBe('')
+  })
+
+  it('does not close the array when the list fails part-way', async () => {
+    const t = createTestIO()
+    async function* failing() {
+      yield { id: 'c1' }
+      throw new Error('page 2 failed')
+    }
+    await expect(writeList(t.io, failing(), options({ format: 'json' }))).rejects.toThrow()
+    expect(t.stdout()).toBe('[{"id":"c1"}')
+    expect(() => JSON.parse(t.stdout())).toThrow()
+  })
+})
+
+describe('writeList ndjson', () => {
+  it('prints one compact record per line, unknown fields kept, even on a TTY', async () => {
+    const t = createTestIO({ stdoutIsTTY: true })
+    expect(await writeList(t.io, fromArray(chambers()), options({ format: 'ndjson' }))).toBe(2)
+    expect(t.stdout()).toBe(
+      chambers()
+        .map((c) => `${JSON.stringify(c)}\n`)
+        .join(''),
+    )
+  })
+
+  it('picks --fields', async () => {
+    const t = createTestIO()
+    await writeList(
+      t.io,
+      chambers(),
+      options({ format: 'ndjson', fields: ['name', 'address.country'] }),
+    )
+    expect(t.stdout()).toBe(
+      '{"name":"Berlin Chamber of Commerce","address":{"country":"DE"}}\n' +
+        '{"name":"Potsdam Chamber"}\n',
+    )
+  })
+
+  it('prints nothing for an empty list', async () => {
+    const t = createTestIO()
+    expect(await writeList(t.io, [], options({ format: 'ndjson' }))).toBe(0)
+    expect(t.stdout()).toBe('')
+  })
+
+  it('streams: each line is out before the next record is asked for', async () => {
+    const t = createTestIO()
+    const seen: number[] = []
+    async function* gen() {
+      for (let i = 0; i < 3; i++) {
+        yield { i }
+        seen.push(t.stdout().split('\n').length - 1)
+      }
+    }
+    await writeList(t.io, gen(), options({ format: 'ndjson' }))
+    expect(seen).toEqual([1, 2, 3])
+  })
+
+  it('waits for a slow stdout to drain before asking for more records', async () => {
+    const written: string[] = []
+    const out = new Writable({
+      highWaterMark: 16,
+      write(chunk: Buffer, _encoding, callback) {
+        written.push(chunk.toString())
+        setTimeout(callback, 2)
+      },
+    })
+    const t = createTestIO()
+    const io = { ...t.io, out }
+    const overfull: number[] = []
+    function* gen() {
+      for (let i = 0; i < 6; i++) {
+        if (out.writableNeedDrain) overfull.push(i)
+        yield { id: `record-${i}`, padding: 'x'.repeat(20) }
+      }
+    }
+    expect(await writeList(io, gen(), options({ format: 'ndjson' }))).toBe(6)
+    expect(overfull).toEqual([])
+    await new Promise<void>((resolve) => out.end(resolve))
+    expect(written.join('').split('\n')).toHaveLength(7)
+  })
+})
+
+describe('writeList tsv', () => {
+  it('prints rows without header, borders or colour, nested values as JSON', async () => {
+    const t = createTestIO()
+    const count = await writeList(
+      t.io,
+      fromArray(chambers()),
+      options({ format: 'tsv', columns: ['id', 'name', 'address', 'hq_id'], color: true }),
+    )
+    expect(count).toBe(2)
+    expect(t.stdout()).toBe(
+      'c1\tBerlin Chamber of Commerce\t' +
+        '{"street":"Fasanenstr. 85","city":"Berlin","postal_code":"10623","country":"DE"}\t\n' +
+        'c2\tPotsdam Chamber\t{"city":"Potsdam"}\tc1\n',
+    )
+    expect(t.stdout()).not.toMatch(ANSI)
+  })
+
+  it('uses the default columns, ignoring fields outside them', async () => {
+    const t = createTestIO()
+    await writeList(t.io, chambers(), options({ format: 'tsv' }))
+    expect(t.stdout()).toBe(
+      'c1\tBerlin Chamber of Commerce\thq\tactive\tBerlin\nc2\tPotsdam Chamber\tsubsidiary\tpending\tPotsdam\n',
+    )
+  })
+
+  it('uses --fields as the columns, missing values empty', async () => {
+    const t = createTestIO()
+    await writeList(t.io, chambers(), options({ format: 'tsv', fields: ['rating', 'id'] }))
+    expect(t.stdout()).toBe('4.5\tc1\n\tc2\n')
+  })
+
+  it('keeps every row on one line by escaping tabs, newlines and backslashes', async () => {
+    const t = createTestIO()
+    await writeList(
+      t.io,
+      [{ id: 'x', name: 'tab\there\nnew line\r\nback\\slash' }],
+      options({ format: 'tsv', columns: ['id', 'name'] }),
+    )
+    expect(t.stdout()).toBe('x\ttab\\there\\nnew line\\r\\nback\\\\slash\n')
+    expect(t.stdout().split('\n')).toHaveLength(2)
+  })
+
+  it('does not truncate long values', async () => {
+    const t = createTestIO({ stdoutWidth: 40 })
+    const name = 'n'.repeat(500)
+    await writeList(
+      t.io,
+      [{ id: 'x', name }],
+      options({ format: 'tsv', columns: ['name'], width: 40 }),
+    )
+    expect(t.stdout()).toBe(`${name}\n`)
+  })
+
+  it('prints nothing for an empty list', async () => {
+    const t = createTestIO()
+    expect(await writeList(t.io, fromArray([]), options({ format: 'tsv' }))).toBe(0)
+    expect(t.stdout()).toBe('')
+  })
+
+  it('streams', async () => {
+    const t = createTestIO()
+    let before = ''
+    async function* gen() {
+      yield { id: 'a' }
+      before = t.stdout()
+      yield { id: 'b' }
+    }
+    await writeList(t.io, gen(), options({ format: 'tsv', columns: ['id'] }))
+    expect(before).toBe('a\n')
+  })
+})
+
+describe('writeList csv', () => {
+  it('prints a header of column paths and one row per record, nested values as JSON', async () => {
+    const t = createTestIO()
+    const count = await writeList(
+      t.io,
+      fromArray(chambers()),
+      options({ format: 'csv', columns: ['id', 'address.city', 'address', 'hq_id'] }),
+    )
+    expect(count).toBe(2)
+    expect(t.stdout()).toBe(
+      'id,address.city,address,hq_id\n' +
+        'c1,Berlin,"{""street"":""Fasanenstr. 85"",""city"":""Berlin"",""postal_code"":""10623"",""country"":""DE""}",\n' +
+        'c2,Potsdam,"{""city"":""Potsdam""}",c1\n',
+    )
+  })
+
+  it('quotes commas, quotes and line breaks as RFC 4180 asks', async () => {
+    const t = createTestIO()
+    await writeList(
+      t.io,
+      [{ a: 'x,y', b: 'say "hi"', c: 'two\nlines', d: 'cr\ronly', e: 'plain' }],
+      options({ format: 'csv', columns: ['a', 'b', 'c', 'd', 'e'] }),
+    )
+    expect(t.stdout()).toBe('a,b,c,d,e\n"x,y","say ""hi""","two\nlines","cr\ronly",plain\n')
+  })
+
+  it('writes booleans and numbers as JSON does, not as csv-stringify casts them', async () => {
+    const t = createTestIO()
+    await writeList(
+      t.io,
+      [{ a: true, b: false, c: 0 }],
+      options({ format: 'csv', columns: ['a', 'b', 'c'] }),
+    )
+    expect(t.stdout()).toBe('a,b,c\ntrue,false,0\n')
+  })
+
+  it('uses --fields as the header', async () => {
+    const t = createTestIO()
+    await writeList(t.io, chambers(), options({ format: 'csv', fields: ['name', 'rating'] }))
+    expect(t.stdout()).toBe('name,rating\nBerlin Chamber of Commerce,4.5\nPotsdam Chamber,\n')
+  })
+
+  it('prints the header alone for an empty list', async () => {
+    const t = createTestIO()
+    expect(await writeList(t.io, fromArray([]), options({ format: 'csv' }))).toBe(0)
+    expect(t.stdout()).toBe('id,name,type,status,address.city\n')
+  })
+
+  it('streams, with the header going out with the first record', async () => {
+    const t = createTestIO()
+    let before = ''
+    async function* gen() {
+      yield { id: 'a' }
+      before = t.stdout()
+      yield { id: 'b' }
+    }
+    await writeList(t.io, gen(), options({ format: 'csv', columns: ['id'] }))
+    expect(before).toBe('id\na\n')
+    expect(t.stdout()).toBe('id\na\nb\n')
+  })
+})
+
+describe('writeList table', () => {
+  it('draws a table with a header of the default columns, unknown fields left out', async () => {
+    const t = createTestIO({ stdoutIsTTY: true })
+    const count = await writeList(t.io, fromArray(chambers()), options({ format: 'table' }))
+    expect(count).toBe(2)
+    const lines = t.stdout().trimEnd().split('\n')
+    expect(lines).toHaveLength(6)
+    expect(lines[0]).toMatch(/^┌─+┬/)
+    expect(lines[1]).toMatch(/│ id +│ name +│ type +│ status +│ address\.city +│/)
+    expect(lines[3]).toMatch(/│ c1 +│ Berlin Chamber of Commerce +│ hq +│ active +│ Berlin +│/)
+    expect(lines[4]).toMatch(/│ c2 +│ Potsdam Chamber +│ subsidiary +│ pending +│ Potsdam +│/)
+    expect(t.stdout()).not.toContain('4.5')
+    expect(t.stdout()).not.toContain('created_at')
+    expect(t.stdout()).not.toMatch(ANSI)
+  })
+
+  it('makes the header bold when colour is on', async () => {
+    const t = createTestIO({ stdoutIsTTY: true })
+    await writeList(t.io, chambers(), options({ format: 'table', color: true }))
+    expect(t.stdout()).toMatch(ANSI)
+    expect(t.stdout()).toContain('\u001b[1mid\u001b[22m')
+    // Only headers are styled; rows stay plain.
+    expect(t.stdout().split('\n')[3]).not.toMatch(ANSI)
+  })
+
+  it('uses --fields as columns and JSON-encodes nested values', async () => {
+    const t = createTestIO({ stdoutIsTTY: true })
+    await writeList(t.io, chambers(), options({ format: 'table', fields: ['id', 'address'] }))
+    expect(t.stdout()).toContain('{"city":"Potsdam"}')
+    expect(t.stdout()).not.toContain('Potsdam Chamber')
+  })
+
+  it('cuts the widest column with … so the table fits the terminal', async () => {
+    const t = createTestIO({ stdoutIsTTY: true, stdoutWidth: 60 })
+    const long = 'A very long chamber name '.repeat(10)
+    await writeList(
+      t.io,
+      [{ id: 'c-000001', name: long, status: 'active' }],
+      options({ format: 'table', columns: ['id', 'name', 'status'] }),
+    )
+    const lines = t.stdout().trimEnd().split('\n')
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(60)
+    expect(lines[0]).toHaveLength(60)
+    // 60 - 4 borders - 10 (id) - 8 (status) leaves 38: one space either side and 36 characters.
+    expect(lines[3]).toBe(`│ c-000001 │ ${long.slice(0, 35)}… │ active │`)
+  })
+
+  it('prefers opts.width over the terminal width, and defaults to 100 columns', async () => {
+    const row = [{ id: 'x', name: 'n'.repeat(300) }]
+    const columns = ['id', 'name']
+    const narrow = createTestIO({ stdoutIsTTY: true, stdoutWidth: 200 })
+    await writeList(narrow.io, row, options({ format: 'table', columns, width: 50 }))
+    expect(narrow.stdout().split('\n')[0]).toHaveLength(50)
+    const unknown = createTestIO({ stdoutIsTTY: false })
+    await writeList(unknown.io, row, options({ format: 'table', columns }))
+    expect(unknown.stdout().split('\n')[0]).toHaveLength(100)
+  })
+
+  it('never cuts a column below eight characters, overflowing instead', async () => {
+    const t = createTestIO({ stdoutIsTTY: true, stdoutWidth: 20 })
+    const record = { a: 'abcdefghijklmnop', b: 'bcdefghijklmnopq', c: 'cdefghijklmnopqr' }
+    await writeList(t.io, [record], options({ format: 'table', columns: ['a', 'b', 'c'] }))
+    const row = t.stdout().split('\n')[3]
+    expect(row).toBe('│ abcdefg… │ bcdefgh… │ cdefghi… │')
+  })
+
+  it('keeps a value with line breaks and control characters on one row', async () => {
+    const t = createTestIO({ stdoutIsTTY: true })
+    await writeList(
+      t.io,
+      [{ id: 'x', name: 'two\nlines\u001b[2J' }],
+      options({ format: 'table', columns: ['id', 'name'] }),
+    )
+    expect(t.stdout().trimEnd().split('\n')).toHaveLength(5)
+    expect(t.stdout()).toContain('two\\nlines\\x1b[2J')
+    expect(t.stdout()).not.toMatch(ANSI)
+  })
+
+  it('prints nothing for an empty list and reports 0 so the caller can say so on stderr', async () => {
+    const t = createTestIO({ stdoutIsTTY: true })
+    expect(await writeList(t.io, fromArray([]), options({ format: 'table' }))).toBe(0)
+    expect(t.stdout()).toBe('')
+    expect(t.stderr()).toBe('')
+  })
+})

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest'
+import { fitColumns, MIN_CELL_WIDTH } from '../../src/io/table.js'
+import {
+  cellText,
+  displayWidth,
+  escapeForTerminal,
+  escapeTsv,
+  getPath,
+  pickFields,
+} from '../../src/io/values.js'
+
+const chamber = {
+  id: 'c1',
+  name: 'Berlin',
+  address: { city: 'Berlin', country: 'DE', geo: { lat: 52.5 } },
+  hq_id: null,
+  extra: 'kept',
+}
+
+describe('getPath', () => {
+  it('reads top-level and nested values', () => {
+    expect(getPath(chamber, 'name')).toBe('Berlin')
+    expect(getPath(chamber, 'address.city')).toBe('Berlin')
+    expect(getPath(chamber, 'address.geo.lat')).toBe(52.5)
+    expect(getPath(chamber, 'address')).toEqual(chamber.address)
+  })
+
+  it('gives undefined for missing keys and for paths through non-objects', () => {
+    expect(getPath(chamber, 'missing')).toBeUndefined()
+    expect(getPath(chamber, 'address.street')).toBeUndefined()
+    expect(getPath(chamber, 'name.length')).toBeUndefined()
+    expect(getPath(chamber, 'hq_id.x')).toBeUndefined()
+    expect(getPath(chamber, 'hq_id')).toBeNull()
+  })
+
+  it('never reads inherited properties', () => {
+    expect(getPath(chamber, 'toString')).toBeUndefined()
+    expect(getPath(chamber, '__proto__.toString')).toBeUndefined()
+    expect(getPath(chamber, 'constructor')).toBeUndefined()
+  })
+})
+
+describe('pickFields', () => {
+  it('picks keys in the order asked, nesting dotted paths and leaving out missing ones', () => {
+    const picked = pickFields(chamber, ['address.city', 'id', 'missing', 'address.country'])
+    expect(JSON.stringify(picked)).toBe('{"address":{"city":"Berlin","country":"DE"},"id":"c1"}')
+  })
+
+  it('keeps null values, which the record really has', () => {
+    expect(pickFields(chamber, ['hq_id'])).toEqual({ hq_id: null })
+  })
+
+  it('does not write into the record when a path and its parent are both picked', () => {
+    const record = { address: { city: 'Berlin', country: 'DE' } }
+    const picked = pickFields(record, ['address', 'address.city'])
+    expect(picked).toEqual({ address: { city: 'Berlin', country: 'DE' } })
+    expect(picked.address).not.toBe(record.address)
+  })
+
+  it('keeps a key named __proto__ as a plain key', () => {
+    const record = JSON.parse('{"__proto__":{"polluted":true},"id":"x"}') as Record<string, unknown>
+    const picked = pickFields(record, ['__proto__', 'id'])
+    expect(JSON.stringify(picked)).toBe('{"__proto__":{"polluted":true},"id":"x"}')
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+})
+
+describe('cellText', () => {
+  it('turns values into one cell of text', () => {
+    expect(cellText('a')).toBe('a')
+    expect(cellText(3)).toBe('3')
+    expect(cellText(false)).toBe('false')
+    expect(cellText(null)).toBe('')
+    expect(cellText(undefined)).toBe('')
+    expect(cellText({ city: 'Berlin' })).toBe('{"city":"Berlin"}')
+    expect(cellText(['a', 1])).toBe('["a",1]')
+  })
+})
+
+describe('escapeTsv', () => {
+  it('escapes backslash, tab, newline and carriage return, and nothing else', () => {
+    expect(escapeTsv('a\tb\nc\r\\d "e",f')).toBe('a\\tb\\nc\\r\\\\d "e",f')
+  })
+})
+
+describe('escapeForTerminal', () => {
+  it('shows control characters escaped so they cannot drive the terminal', () => {
+    expect(escapeForTerminal('a\u001b]0;pwned\u0007b\nc\td\u009b')).toBe(
+      'a\\x1b]0;pwned\\x07b\\nc\\td\\x9b',
+    )
+  })
+
+  it('keeps backslashes and the characters it is told to keep', () => {
+    expect(escapeForTerminal('C:\\dir\nnext', '\n')).toBe('C:\\dir\nnext')
+  })
+})
+
+describe('displayWidth', () => {
+  it('counts wide characters twice and combining marks not at all', () => {
+    expect(displayWidth('abc')).toBe(3)
+    expect(displayWidth('東京')).toBe(4)
+    expect(displayWidth('e\u0301')).toBe(1)
+  })
+})
+
+describe('fitColumns', () => {
+  it('leaves a table that fits alone', () => {
+    expect(fitColumns([10, 20, 30], 60)).toBeUndefined()
+  })
+
+  it('cuts the widest column first and leaves narrow ones whole', () => {
+    expect(fitColumns([6, 20, 80], 60)).toEqual([6, 20, 34])
+  })
+
+  it('cuts wide columns to one common cap when one is not enough', () => {
+    expect(fitColumns([6, 50, 80], 60)).toEqual([6, 27, 27])
+  })
+
+  it('never goes below the minimum cell width, overflowing instead', () => {
+    const floor = MIN_CELL_WIDTH + 2
+    expect(fitColumns([40, 40, 40, 4], 20)).toEqual([floor, floor, floor, 4])
+  })
+})
