@@ -1,8 +1,7 @@
 // The resource-shaped client: client.chambers.list(), client.members.list(id), ... Every answer
 // is parsed with the shared schemas; unknown fields are kept.
 import type { Dispatcher } from 'undici'
-import { Agent } from 'undici'
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import type { ApiVersion, Chamber, Event, ListEnvelope, Member, TokenResponse } from './schemas.js'
 import {
   API_VERSIONS,
@@ -16,6 +15,7 @@ import {
 import { parseAnswer } from './responses.js'
 import type { TokenSource } from './transport.js'
 import { Transport } from './transport.js'
+import { Agent } from './undici.js'
 
 export type ClientOptions = {
   baseUrl: string
@@ -72,7 +72,7 @@ export function createClient(options: ClientOptions) {
     sleep: options.sleep,
     random: options.random,
   })
-  const get = async <S extends z.ZodType>(
+  const get = async <S extends z.ZodMiniType>(
     schema: S,
     path: string,
     query?: Record<string, string | number | undefined>,

@@ -1,7 +1,7 @@
 // Pagination as an async iterator (octokit's paginate.iterator): records come out strictly in
 // order while later pages are fetched concurrently, at most `concurrency` pages ahead.
 import type { ListEnvelope } from './schemas.js'
-import { MAX_PER_PAGE } from './schemas.js'
+import { MAX_PER_PAGE } from './constants.js'
 
 export type PageRequest = { page: number; perPage?: number }
 export type FetchPage<T> = (request: PageRequest) => Promise<ListEnvelope<T>>

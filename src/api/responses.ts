@@ -1,6 +1,6 @@
 // Turns answers into values or ApiErrors: non-2xx statuses with whatever body came with them,
 // and 2xx bodies checked against the shared schemas.
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import { ApiError, excerpt } from './errors.js'
 import type { ApiErrorCode } from './errors.js'
 import { apiErrorBodySchema } from './schemas.js'
@@ -60,7 +60,7 @@ export function parseJson(answer: Answer): unknown {
   }
 }
 
-export function parseAnswer<S extends z.ZodType>(schema: S, answer: Answer): z.infer<S> {
+export function parseAnswer<S extends z.ZodMiniType>(schema: S, answer: Answer): z.infer<S> {
   const result = schema.safeParse(parseJson(answer))
   if (result.success) return result.data
   const issue = result.error.issues[0]

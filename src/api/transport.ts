@@ -1,7 +1,7 @@
 // One HTTP exchange with the API, composed once: user agent, bearer auth with one refresh on 401,
 // per-attempt timeout, retries for safe requests (contract §5) and a redacted debug trace.
 import type { Dispatcher } from 'undici'
-import { request } from 'undici'
+import { request } from './undici.js'
 import { ApiError } from './errors.js'
 import { errorFromResponse } from './responses.js'
 import type { Answer } from './responses.js'
@@ -128,12 +128,11 @@ export class Transport {
           (body ? `\n  body: ${redactText(body)}` : ''),
       )
     try {
-      const response = await request(url, {
+      const response = await request(this.options.dispatcher, url, {
         method: exchange.method,
         headers,
         body,
         signal,
-        dispatcher: this.options.dispatcher,
       })
       const text = await response.body.text()
       trace(String(response.statusCode))

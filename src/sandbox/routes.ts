@@ -1,7 +1,7 @@
 // The API's routes. Everything here is the spec's behaviour plus the choices README documents
 // for what the spec leaves open.
 import type { IncomingMessage } from 'node:http'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import {
   CHAMBER_TYPES,
   DEFAULT_PER_PAGE,
@@ -116,7 +116,7 @@ async function issueToken(ctx: RouteContext): Promise<Answer> {
 const enumFilter = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of: ${values.join(', ')}` })
 
-type Filters = Record<string, z.ZodType>
+type Filters = Record<string, z.ZodMiniType>
 
 const CHAMBER_FILTERS: Filters = {
   type: enumFilter(CHAMBER_TYPES),
@@ -297,7 +297,7 @@ const SERVER_FIELDS = {
   member: ['id', 'chamber_id', 'joined_at'],
 }
 
-async function readCreateBody<S extends z.ZodType>(
+async function readCreateBody<S extends z.ZodMiniType>(
   ctx: RouteContext,
   schema: S,
   serverFields: string[],

@@ -111,8 +111,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           : { status: 500, body: { error: `sandbox failure: ${(error as Error).message}` } }
     }
     sendJson(res, result.status, result.body, result.headers)
-    // An unread body would stall the keep-alive connection.
-    if (!req.readableEnded) req.resume()
+    // An unread body would stall the keep-alive connection. It is drained after the answer (a
+    // 413), so the connection turns idle only then: if close() has begun, it would otherwise wait
+    // for the client to hang up.
+    if (!req.readableEnded) {
+      req.resume().once('end', () => {
+        if (!server.listening) server.closeIdleConnections()
+      })
+    }
     options.onRequest?.({
       method: req.method ?? 'GET',
       path: req.url ?? '/',

@@ -1,5 +1,5 @@
 // The sandbox's records in memory, with optional persistence to a data file.
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { chamberSchema, eventSchema, memberSchema } from '../api/schemas.js'
 import type { Chamber, Event, Member } from '../api/schemas.js'
 import { GroupCommitter, readDataFile, writeFileAtomic } from './data-file.js'
@@ -19,13 +19,13 @@ const DATA_FORMAT = 'chamberctl-sandbox/1'
 const dataFileSchema = z.object({
   format: z.literal(DATA_FORMAT),
   chambers: z.array(
-    chamberSchema.extend({ name: z.string(), type: z.string(), created_at: z.string() }),
+    z.extend(chamberSchema, { name: z.string(), type: z.string(), created_at: z.string() }),
   ),
   members: z.array(
-    memberSchema.extend({ chamber_id: z.string(), email: z.string(), joined_at: z.string() }),
+    z.extend(memberSchema, { chamber_id: z.string(), email: z.string(), joined_at: z.string() }),
   ),
   events: z.array(
-    eventSchema.extend({ chamber_id: z.string(), starts_at: z.string(), ends_at: z.string() }),
+    z.extend(eventSchema, { chamber_id: z.string(), starts_at: z.string(), ends_at: z.string() }),
   ),
 })
 
