@@ -60,5 +60,10 @@ async function report(error: unknown, io: IO, ctx: Context): Promise<number> {
 }
 
 export async function run(): Promise<void> {
+  // A reader that stops early (`| head`) closes the pipe: that ends the output, not in an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? ExitCode.ok)
+    throw error
+  })
   process.exitCode = await main(process.argv, processIO())
 }
