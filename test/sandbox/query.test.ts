@@ -1,0 +1,169 @@
+// v2's filter[...] and sort, checked against what this file computes from the unfiltered lists.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BIG_CHAMBER, DAY, START, expectFieldError, ids, openSandbox, sortedBy } from './helpers.js'
+import type { ApiClient, Query, Rec, TestSandbox } from './helpers.js'
+
+const MEMBERS = `/chambers/${BIG_CHAMBER}/members`
+const EVENTS = `/chambers/${BIG_CHAMBER}/events`
+
+let env: TestSandbox
+let api: ApiClient
+const all: Record<string, Rec[]> = {}
+beforeAll(async () => {
+  env = await openSandbox()
+  api = env.api('v2')
+  for (const path of ['/chambers', MEMBERS, EVENTS]) all[path] = await api.listAll(path)
+})
+afterAll(() => env.close())
+
+async function expectList(path: string, query: Query, expected: Rec[]): Promise<void> {
+  const listed = await api.listAll(path, query)
+  expect(ids(listed)).toEqual(ids(expected))
+}
+
+describe('filters', () => {
+  it.each([
+    ['/chambers', 'type', 'hq'],
+    ['/chambers', 'type', 'subsidiary'],
+    ['/chambers', 'status', 'active'],
+    ['/chambers', 'status', 'inactive'],
+    ['/chambers', 'status', 'pending'],
+    [MEMBERS, 'status', 'active'],
+    [MEMBERS, 'status', 'inactive'],
+    [MEMBERS, 'status', 'pending'],
+    [EVENTS, 'status', 'upcoming'],
+    [EVENTS, 'status', 'past'],
+    [EVENTS, 'status', 'canceled'],
+  ])('GET %s with filter[%s]=%s keeps exactly the matching records', async (path, field, value) => {
+    const expected = all[path]!.filter((record) => record[field] === value)
+    expect(expected.length).toBeGreaterThan(0)
+    expect(expected.length).toBeLessThan(all[path]!.length)
+    await expectList(path, { [`filter[${field}]`]: value }, expected)
+    const reply = await api.list(path, { [`filter[${field}]`]: value, per_page: 1 })
+    expect(reply.body.meta.total).toBe(expected.length)
+  })
+
+  it('combines filters', async () => {
+    const expected = all['/chambers']!.filter(
+      (c) => c.type === 'subsidiary' && c.status === 'active',
+    )
+    expect(expected.length).toBeGreaterThan(0)
+    const query = { 'filter[type]': 'subsidiary', 'filter[status]': 'active' }
+    await expectList('/chambers', query, expected)
+  })
+
+  it.each([
+    ['/chambers', 'filter[type]', 'branch'],
+    ['/chambers', 'filter[status]', 'deleted'],
+    [MEMBERS, 'filter[status]', 'upcoming'],
+    [EVENTS, 'filter[status]', 'active'],
+  ])('GET %s answers 422 for %s=%s', async (path, param, value) => {
+    expectFieldError(await api.list(path, { [param]: value }), param)
+  })
+
+  it.each([
+    ['/chambers', 'filter[color]'],
+    [MEMBERS, 'filter[type]'],
+    [EVENTS, 'filter[type]'],
+  ])('GET %s answers 422 for the unknown filter %s', async (path, param) => {
+    expectFieldError(await api.list(path, { [param]: 'x' }), param)
+  })
+})
+
+describe('event dates', () => {
+  const today = new Date(Math.floor(START / DAY) * DAY)
+  const day = (date: Date) => date.toISOString().slice(0, 10)
+  const events = () => all[EVENTS]!
+  const at = (event: Rec, field: string) => Date.parse(String(event[field]))
+
+  it('filter[date_from] keeps the events that have not ended before it', async () => {
+    const expected = events().filter((e) => at(e, 'ends_at') >= today.getTime())
+    expect(expected.map((e) => e.status)).toContain('upcoming')
+    expect(expected.map((e) => e.status)).not.toContain('past')
+    await expectList(EVENTS, { 'filter[date_from]': day(today) }, expected)
+  })
+
+  it('filter[date_to] with a date keeps the events that start by the end of that day', async () => {
+    const yesterday = new Date(today.getTime() - DAY)
+    const expected = events().filter((e) => at(e, 'starts_at') < today.getTime())
+    expect(expected.map((e) => e.status)).toContain('past')
+    expect(expected.map((e) => e.status)).not.toContain('upcoming')
+    await expectList(EVENTS, { 'filter[date_to]': day(yesterday) }, expected)
+  })
+
+  it('a one-day window finds an event that starts later that day', async () => {
+    const event = events().find((e) => e.status === 'upcoming')!
+    const date = String(event.starts_at).slice(0, 10)
+    expect(event.starts_at).not.toMatch(/T00:00:00/)
+    const listed = await api.listAll(EVENTS, { 'filter[date_from]': date, 'filter[date_to]': date })
+    expect(ids(listed)).toContain(event.id)
+    expect(listed.every((e) => String(e.starts_at).slice(0, 10) <= date)).toBe(true)
+  })
+
+  it('accepts date-times with an offset', async () => {
+    const event = events().find((e) => e.status === 'past')!
+    const from = String(event.starts_at).replace('Z', '+00:00')
+    const listed = await api.listAll(EVENTS, { 'filter[date_from]': from, 'filter[date_to]': from })
+    expect(ids(listed)).toEqual([event.id])
+  })
+
+  it.each([
+    ['filter[date_from]', 'yesterday'],
+    ['filter[date_from]', '18.06.2025'],
+    ['filter[date_to]', '2025-13-45'],
+    ['filter[date_to]', ''],
+  ])('answers 422 for the unparsable %s=%j', async (param, value) => {
+    expectFieldError(await api.list(EVENTS, { [param]: value }), param)
+  })
+
+  it('answers 422 when filter[date_to] is before filter[date_from]', async () => {
+    const query = { 'filter[date_from]': '2025-06-10', 'filter[date_to]': '2025-06-09' }
+    expectFieldError(await api.list(EVENTS, query), 'filter[date_to]')
+  })
+})
+
+describe('sort', () => {
+  it.each([
+    ['/chambers', 'name'],
+    ['/chambers', '-name'],
+    ['/chambers', 'created_at'],
+    ['/chambers', '-created_at'],
+    ['/chambers', 'status'],
+    [MEMBERS, 'name'],
+    [MEMBERS, 'joined_at'],
+    [MEMBERS, '-joined_at'],
+    [EVENTS, 'starts_at'],
+    [EVENTS, '-starts_at'],
+  ])('GET %s?sort=%s returns the order computed here', async (path, sort) => {
+    await expectList(path, { sort }, sortedBy(all[path]!, sort))
+  })
+
+  it.each([
+    ['/chambers', '-name'],
+    [MEMBERS, '-joined_at'],
+    [EVENTS, 'starts_at'],
+  ])('GET %s?sort=%s is not the default order', async (path, sort) => {
+    expect(ids(sortedBy(all[path]!, sort))).not.toEqual(ids(all[path]!))
+  })
+
+  it('sorts before it pages', async () => {
+    const expected = sortedBy(all[MEMBERS]!, 'name').slice(40, 60)
+    const reply = await api.list(MEMBERS, { sort: 'name', page: 3 })
+    expect(ids(reply.body.data)).toEqual(ids(expected))
+  })
+
+  it('sorts the filtered records', async () => {
+    const hqs = all['/chambers']!.filter((c) => c.type === 'hq')
+    await expectList('/chambers', { sort: '-name', 'filter[type]': 'hq' }, sortedBy(hqs, '-name'))
+  })
+
+  it.each([
+    ['/chambers', 'color'],
+    ['/chambers', 'joined_at'],
+    ['/chambers', '-'],
+    [MEMBERS, 'starts_at'],
+    [EVENTS, 'name'],
+  ])('GET %s?sort=%s answers 422 on fields.sort', async (path, sort) => {
+    expectFieldError(await api.list(path, { sort }), 'sort')
+  })
+})
