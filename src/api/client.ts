@@ -2,7 +2,16 @@
 // is parsed with the shared schemas; unknown fields are kept.
 import type { Dispatcher } from 'undici'
 import type * as z from 'zod/mini'
-import type { ApiVersion, Chamber, Event, ListEnvelope, Member, TokenResponse } from './schemas.js'
+import type {
+  ApiVersion,
+  Chamber,
+  ChamberCreate,
+  Event,
+  ListEnvelope,
+  Member,
+  MemberCreate,
+  TokenResponse,
+} from './schemas.js'
 import {
   API_VERSIONS,
   chamberSchema,
@@ -78,6 +87,13 @@ export function createClient(options: ClientOptions) {
     query?: Record<string, string | number | undefined>,
   ): Promise<z.infer<S>> =>
     parseAnswer(schema, await transport.send({ method: 'GET', path, query }))
+  // Never retried by the transport: a POST that may have reached the server is not sent again.
+  const post = async <S extends z.ZodMiniType>(
+    schema: S,
+    path: string,
+    body: unknown,
+  ): Promise<z.infer<S>> =>
+    parseAnswer(schema, await transport.send({ method: 'POST', path, body }))
   const seg = encodeURIComponent
   const page = (p: PageParams) => ({ page: p.page, per_page: p.perPage })
 
@@ -95,6 +111,7 @@ export function createClient(options: ClientOptions) {
           'filter[status]': p.status,
           sort: p.sort,
         }),
+      create: (body: ChamberCreate): Promise<Chamber> => post(chamberSchema, '/chambers', body),
       get: (id: string, opts: { include?: string[] } = {}) =>
         get(chamberWithIncludesSchema, `/chambers/${seg(id)}`, {
           include: opts.include?.length ? opts.include.join(',') : undefined,
@@ -108,6 +125,8 @@ export function createClient(options: ClientOptions) {
           'filter[status]': p.status,
           sort: p.sort,
         }),
+      add: (chamberId: string, body: MemberCreate): Promise<Member> =>
+        post(memberSchema, `/chambers/${seg(chamberId)}/members`, body),
     },
 
     events: {

@@ -87,7 +87,9 @@ export async function resolveConnection(ctx: Context): Promise<Connection> {
   const sameServer = profile?.base_url !== undefined && sameUrl(profile.base_url, baseUrl)
   const clientId = envId ?? profile?.client_id
   const profileClient = sameServer && profile?.client_id === clientId
-  const clientSecret = envSecret ?? (profileClient ? profile?.client_secret : undefined)
+  // CHAMBERCTL_TOKEN is used as is: a 401 must not be "fixed" with the profile's own secret.
+  const clientSecret =
+    envSecret ?? (profileClient && !envToken ? profile?.client_secret : undefined)
 
   let cached: CachedToken | undefined
   if (envToken) cached = { token: envToken }

@@ -15,14 +15,23 @@ export class CliError extends Error {
     message: string,
     readonly exitCode: ExitCode = ExitCode.failure,
     readonly code = 'failure',
+    // Per-field messages, printed as a small table under the message.
+    readonly fields?: Record<string, string[]>,
   ) {
     super(message)
   }
 }
 
 export class UsageError extends CliError {
-  constructor(message: string) {
-    super(message, ExitCode.usage, 'usage')
+  constructor(message: string, fields?: Record<string, string[]>) {
+    super(message, ExitCode.usage, fields ? 'validation_failed' : 'usage', fields)
+  }
+}
+
+// The command has already told the user what went wrong; only the exit code is left to give.
+export class SilentError extends CliError {
+  constructor(exitCode: ExitCode, code: string) {
+    super('', exitCode, code)
   }
 }
 
@@ -56,7 +65,8 @@ export type ErrorReport = {
 // The one place that decides what an error means for the user: message, code and exit code.
 export function describeError(error: unknown): ErrorReport {
   if (error instanceof CliError) {
-    return { exitCode: error.exitCode, status: null, code: error.code, message: error.message }
+    const { exitCode, code, message, fields } = error
+    return { exitCode, status: null, code, message, fields }
   }
   if (error instanceof Error && error.name === 'ApiError') {
     const api = error as Error & {

@@ -3,7 +3,7 @@ import { CommanderError } from 'commander'
 import type { IO } from '../io/streams.js'
 import { processIO } from '../io/streams.js'
 import type { Context } from './context.js'
-import { describeError, ExitCode } from './errors.js'
+import { describeError, ExitCode, SilentError } from './errors.js'
 import { createProgram } from './program.js'
 import { DEFAULT_GLOBALS } from './globals.js'
 
@@ -47,6 +47,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
 }
 
 async function report(error: unknown, io: IO, ctx: Context): Promise<number> {
+  if (error instanceof SilentError) return error.exitCode
   const described = describeError(error)
   const { writeError } = await import('../io/output.js')
   writeError(io, described, {

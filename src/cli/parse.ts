@@ -30,3 +30,10 @@ export function positiveNumber(value: string): number {
   }
   return n
 }
+
+// For repeatable `key=value` options; values stay strings (a postal code keeps its leading zero).
+export function keyValue(value: string, previous: [string, string][] = []): [string, string][] {
+  const at = value.indexOf('=')
+  if (at <= 0) throw new InvalidArgumentError('expected key=value')
+  return [...previous, [value.slice(0, at).trim(), value.slice(at + 1)]]
+}

@@ -1,24 +1,46 @@
 // Prompts on stderr (stdout stays data), through @inquirer/prompts loaded only when a prompt is
 // shown. Ctrl-C at a prompt is a CancelError: exit 130, nothing sent.
+import { Writable } from 'node:stream'
 import { CancelError } from '../cli/errors.js'
 import type { IO } from './streams.js'
 
 type PromptIO = Pick<IO, 'in' | 'err'>
+type Validate = (value: string) => string | true
+
+export type Choice<T> = { value: T; name?: string; description?: string }
+
+function streams(io: PromptIO) {
+  return { input: io.in, output: promptOutput(io.err) }
+}
+
+// @inquirer pipes its output into the given stream and ends it when a prompt is done. Node spares
+// process.stderr from that end, but any other stream (an injected IO) would be closed for good,
+// losing every later prompt and message; a forwarding stream takes the end instead.
+function promptOutput(err: Writable): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      err.write(chunk, (error) => callback(error ?? undefined))
+    },
+  })
+}
 
 export async function promptText(
   io: PromptIO,
-  question: { message: string; default?: string; validate?: (value: string) => string | true },
+  question: { message: string; default?: string; validate?: Validate; required?: boolean },
 ): Promise<string> {
   const { input } = await import('@inquirer/prompts')
+  const required = question.required ?? true
   return cancellable(() =>
     input(
       {
         message: question.message,
         default: question.default,
-        validate: question.validate,
-        required: true,
+        required,
+        validate: question.validate
+          ? (value) => (!required && value === '') || question.validate!(value)
+          : undefined,
       },
-      { input: io.in, output: io.err },
+      streams(io),
     ),
   )
 }
@@ -26,11 +48,39 @@ export async function promptText(
 export async function promptSecret(io: PromptIO, message: string): Promise<string> {
   const { password } = await import('@inquirer/prompts')
   return cancellable(() =>
-    password(
-      { message, mask: '*', validate: (value) => value !== '' || 'required' },
-      { input: io.in, output: io.err },
+    password({ message, mask: '*', validate: (value) => value !== '' || 'required' }, streams(io)),
+  )
+}
+
+export async function promptSelect<T>(
+  io: PromptIO,
+  question: { message: string; choices: Choice<T>[]; default?: T },
+): Promise<T> {
+  const { select } = await import('@inquirer/prompts')
+  return cancellable(() => select(question, streams(io)))
+}
+
+// A list filtered as the user types; `source` may offer the typed text itself as a choice.
+export async function promptSearch<T>(
+  io: PromptIO,
+  question: { message: string; source: (term: string) => Choice<T>[] },
+): Promise<T> {
+  const { search } = await import('@inquirer/prompts')
+  return cancellable(() =>
+    search(
+      { message: question.message, source: (term) => question.source(term ?? '') },
+      streams(io),
     ),
   )
+}
+
+export async function promptConfirm(
+  io: PromptIO,
+  message: string,
+  defaultValue = true,
+): Promise<boolean> {
+  const { confirm } = await import('@inquirer/prompts')
+  return cancellable(() => confirm({ message, default: defaultValue }, streams(io)))
 }
 
 async function cancellable<T>(ask: () => Promise<T>): Promise<T> {

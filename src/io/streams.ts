@@ -13,6 +13,9 @@ export type IO = {
   // Terminal columns of stdout, for fitting tables; undefined in a pipe. Optional so that an IO
   // built by hand (tests, embedding) need not invent one.
   stdoutWidth?: number
+  // Calls `handler` on Ctrl-C (SIGINT) until the returned function is called. While a handler is
+  // registered, Ctrl-C no longer ends the process: the command winds down and exits 130 itself.
+  onInterrupt(handler: () => void): () => void
 }
 
 export function processIO(): IO {
@@ -25,5 +28,9 @@ export function processIO(): IO {
     stdinIsTTY: process.stdin.isTTY === true,
     env: process.env,
     stdoutWidth: process.stdout.isTTY === true ? process.stdout.columns : undefined,
+    onInterrupt(handler) {
+      process.on('SIGINT', handler)
+      return () => void process.off('SIGINT', handler)
+    },
   }
 }

@@ -17,6 +17,8 @@ export type TestIO = {
   io: IO
   stdout(): string
   stderr(): string
+  // What Ctrl-C would do: calls the handlers the command registered with io.onInterrupt.
+  interrupt(): void
 }
 
 function sink(): { stream: Writable; text(): string } {
@@ -36,6 +38,7 @@ export function createTestIO(options: TestIOOptions = {}): TestIO {
   const err = sink()
   const input = new PassThrough()
   input.end(options.stdin ?? '')
+  const handlers = new Set<() => void>()
   return {
     io: {
       out: out.stream,
@@ -46,8 +49,13 @@ export function createTestIO(options: TestIOOptions = {}): TestIO {
       stdinIsTTY: options.stdinIsTTY ?? false,
       env: options.env ?? {},
       stdoutWidth: options.stdoutWidth,
+      onInterrupt(handler) {
+        handlers.add(handler)
+        return () => void handlers.delete(handler)
+      },
     },
     stdout: out.text,
     stderr: err.text,
+    interrupt: () => handlers.forEach((handler) => handler()),
   }
 }

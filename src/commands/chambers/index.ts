@@ -2,10 +2,11 @@ import { Option } from 'commander'
 import type { Command } from 'commander'
 import { CHAMBER_TYPES, RECORD_STATUSES } from '../../api/constants.js'
 import type { Context } from '../../cli/context.js'
+import { keyValue } from '../../cli/parse.js'
 import { addPagingOptions } from '../paging.js'
 
 export function registerChambers(program: Command, ctx: Context): void {
-  const chambers = program.command('chambers').description('list and show chambers')
+  const chambers = program.command('chambers').description('list, show and create chambers')
 
   addPagingOptions(
     chambers
@@ -27,5 +28,20 @@ export function registerChambers(program: Command, ctx: Context): void {
     .action(async (id: string, flags) => {
       const { get } = await import('./get.js')
       await get({ id, ...flags }, ctx)
+    })
+
+  chambers
+    .command('create')
+    .description('create a chamber (v2); prompts for what is missing on a terminal')
+    .option('--name <name>', 'chamber name')
+    .addOption(new Option('--type <type>', 'chamber type').choices(CHAMBER_TYPES))
+    .option('--hq-id <id>', 'headquarters chamber id (for a subsidiary)')
+    .option('--address <json>', 'address as a JSON object')
+    .option('--address-field <key=value>', 'one address field; repeatable', keyValue)
+    .option('--from-file <file>', 'a JSON object with the fields (- for stdin); flags override it')
+    .option('--dry-run', 'print the request body and send nothing')
+    .action(async (flags) => {
+      const { create } = await import('./create.js')
+      await create(flags, ctx)
     })
 }

@@ -2,10 +2,11 @@ import { Option } from 'commander'
 import type { Command } from 'commander'
 import { RECORD_STATUSES } from '../../api/constants.js'
 import type { Context } from '../../cli/context.js'
+import { integer } from '../../cli/parse.js'
 import { addPagingOptions } from '../paging.js'
 
 export function registerMembers(program: Command, ctx: Context): void {
-  const members = program.command('members').description('list the members of a chamber')
+  const members = program.command('members').description('list and add the members of a chamber')
 
   addPagingOptions(
     members
@@ -18,4 +19,25 @@ export function registerMembers(program: Command, ctx: Context): void {
     const { list } = await import('./list.js')
     await list({ chamberId, ...flags }, ctx)
   })
+
+  members
+    .command('add')
+    .description(
+      'add a member (v2), or many from a file; prompts for what is missing on a terminal',
+    )
+    .argument('<chamber-id>', 'chamber id')
+    .option('--name <name>', 'member name')
+    .option('--email <email>', 'e-mail address')
+    .option('--phone <phone>', 'phone number')
+    .option('--membership-type <type>', 'membership type, e.g. standard')
+    .option(
+      '--from-file <file>',
+      'JSON object, JSON array, NDJSON or CSV (- for stdin); many rows = bulk',
+    )
+    .option('--concurrency <n>', 'requests in flight at once in a bulk run', integer(1, 64), 8)
+    .option('--dry-run', 'print what would be sent and send nothing')
+    .action(async (chamberId: string, flags) => {
+      const { add } = await import('./add.js')
+      await add({ chamberId, ...flags }, ctx)
+    })
 }

@@ -1,0 +1,148 @@
+import { paginate } from '../../api/paginate.js'
+import { memberCreateSchema } from '../../api/schemas.js'
+import type { MemberCreate } from '../../api/schemas.js'
+import type { Client } from '../../api/client.js'
+import type { Context } from '../../cli/context.js'
+import { CliError } from '../../cli/errors.js'
+import { promptConfirm, promptSearch, promptText } from '../../io/prompt.js'
+import type { Choice } from '../../io/prompt.js'
+import { readRecordsInput } from '../../io/records-input.js'
+import { printCreated, printDryRun } from '../write-output.js'
+import { requireGiven, validated } from '../validate.js'
+import { requireV2 } from '../version.js'
+import { addMany } from './bulk.js'
+import { MEMBER_COLUMNS } from './list.js'
+
+export type Options = {
+  chamberId: string
+  name?: string
+  email?: string
+  phone?: string
+  membershipType?: string
+  fromFile?: string
+  concurrency: number
+  dryRun?: boolean
+}
+
+// How many existing members to read for the membership types to offer at the prompt.
+const TYPE_SAMPLE = 500
+
+export async function add(opts: Options, ctx: Context): Promise<void> {
+  const client = await ctx.api()
+  requireV2(client.version, client.baseUrl, 'members add')
+  const overrides = flagFields(opts)
+  const input = opts.fromFile ? await readRecordsInput(opts.fromFile, ctx.io.in) : undefined
+  if (input?.kind === 'bulk') {
+    return addMany(client, ctx, {
+      chamberId: opts.chamberId,
+      rows: input.rows,
+      overrides,
+      concurrency: opts.concurrency,
+      dryRun: opts.dryRun === true,
+    })
+  }
+
+  const body: Record<string, unknown> = { ...input?.value, ...overrides }
+  const { globals } = ctx
+  requireGiven(
+    [
+      body.name === undefined && '--name',
+      body.email === undefined && '--email',
+      body.membership_type === undefined && '--membership-type',
+    ],
+    globals.canPrompt,
+  )
+  if (globals.canPrompt) await ask(body, opts.chamberId, client, ctx)
+
+  const valid = validated(memberCreateSchema, body, 'member')
+  const path = `/chambers/${encodeURIComponent(opts.chamberId)}/members`
+  if (opts.dryRun) return printDryRun(ctx, 'POST', client.baseUrl + path, valid)
+  if (globals.canPrompt && !globals.yes) await confirm(valid, opts.chamberId, ctx)
+  const member = await client.members.add(opts.chamberId, valid)
+  await printCreated(
+    ctx,
+    member,
+    MEMBER_COLUMNS,
+    `Added member ${member.id} (${valid.email}) to chamber ${opts.chamberId}`,
+  )
+}
+
+function flagFields(opts: Options): Record<string, string> {
+  const fields: Record<string, string | undefined> = {
+    name: opts.name,
+    email: opts.email,
+    phone: opts.phone,
+    membership_type: opts.membershipType,
+  }
+  return Object.fromEntries(
+    Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  )
+}
+
+const emailCheck = (value: string) => {
+  const result = memberCreateSchema.shape.email.safeParse(value)
+  return result.success || (result.error.issues[0]?.message ?? 'not valid')
+}
+
+// Asks only for what flags and files left out.
+async function ask(
+  body: Record<string, unknown>,
+  chamberId: string,
+  client: Client,
+  ctx: Context,
+): Promise<void> {
+  const { io } = ctx
+  if (body.name === undefined) body.name = await promptText(io, { message: 'Name' })
+  if (body.email === undefined) {
+    body.email = await promptText(io, { message: 'E-mail', validate: emailCheck })
+  }
+  if (body.phone === undefined) {
+    const phone = await promptText(io, { message: 'Phone (optional)', required: false })
+    if (phone !== '') body.phone = phone
+  }
+  if (body.membership_type === undefined) {
+    const known = await membershipTypes(client, chamberId)
+    body.membership_type = known.length
+      ? await promptSearch(io, {
+          message: 'Membership type (type to filter or enter a new one)',
+          source: (term) => {
+            const typed = term.trim()
+            const choices: Choice<string>[] = known
+              .filter((type) => type.toLowerCase().includes(typed.toLowerCase()))
+              .map((value) => ({ value }))
+            if (typed && !known.includes(typed))
+              choices.push({ value: typed, name: `${typed} (new)` })
+            return choices
+          },
+        })
+      : await promptText(io, { message: 'Membership type' })
+  }
+}
+
+// The types this chamber's members already have, most used first.
+async function membershipTypes(client: Client, chamberId: string): Promise<string[]> {
+  const counts = new Map<string, number>()
+  const members = paginate((p) => client.members.list(chamberId, p), { limit: TYPE_SAMPLE })
+  for await (const member of members) {
+    if (member.membership_type) {
+      counts.set(member.membership_type, (counts.get(member.membership_type) ?? 0) + 1)
+    }
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([type]) => type)
+}
+
+async function confirm(body: MemberCreate, chamberId: string, ctx: Context): Promise<void> {
+  ctx.io.err.write(
+    [
+      `About to add to chamber ${chamberId}:`,
+      `  name:            ${body.name}`,
+      `  email:           ${body.email}`,
+      ...(body.phone ? [`  phone:           ${body.phone}`] : []),
+      `  membership_type: ${body.membership_type}`,
+      '',
+    ].join('\n'),
+  )
+  if (!(await promptConfirm(ctx.io, 'Add this member?'))) {
+    throw new CliError('not added: declined at the confirmation')
+  }
+}

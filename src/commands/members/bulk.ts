@@ -1,0 +1,157 @@
+// `members add --from-file` with many rows: validate every row first, send the valid ones with
+// bounded concurrency, and print one result per input row, in input order, as soon as every
+// earlier row is settled. A failed row never stops the others; no row is sent twice (POSTs are
+// never retried). Ctrl-C stops sending, lets the requests in flight finish, and still prints a
+// result for every row, so the user knows exactly which were created.
+import type { Client } from '../../api/client.js'
+import { memberCreateSchema, toFieldErrors } from '../../api/schemas.js'
+import type { MemberCreate } from '../../api/schemas.js'
+import type { Context } from '../../cli/context.js'
+import { ExitCode, SilentError, describeError } from '../../cli/errors.js'
+import type { InputRow } from '../../io/records-input.js'
+import { writeList } from '../../io/output.js'
+import { startProgress } from '../../io/progress.js'
+
+export type BulkOptions = {
+  chamberId: string
+  rows: InputRow[]
+  // Flags given with the file: they override the same field of every row.
+  overrides: Record<string, string>
+  concurrency: number
+  dryRun: boolean
+}
+
+export type RowStatus = 'created' | 'failed' | 'invalid' | 'not_sent' | 'valid'
+
+export type RowResult = {
+  row: number
+  status: RowStatus
+  email?: unknown
+  id?: string
+  error?: {
+    status: number | null
+    code: string
+    message: string
+    fields?: Record<string, string[]>
+  }
+  record?: Record<string, unknown>
+  input?: Record<string, unknown>
+}
+
+export const RESULT_COLUMNS = ['row', 'status', 'id', 'email', 'error.message']
+
+type Job = { row: number; input: Record<string, unknown>; body?: MemberCreate; invalid?: RowResult }
+
+export async function addMany(client: Client, ctx: Context, opts: BulkOptions): Promise<void> {
+  const { io, globals } = ctx
+  const jobs = opts.rows.map(({ row, value }) => prepare(row, { ...value, ...opts.overrides }))
+  const counts = { created: 0, failed: 0, not_sent: 0 }
+  const sendable = jobs.filter((job) => job.body).length
+  const progress = opts.dryRun ? undefined : startProgress(io, globals)
+  const report = () =>
+    progress?.update(`sent ${counts.created + counts.failed}/${sendable}, ${counts.failed} failed`)
+
+  let stopping = false
+  const stopListening = io.onInterrupt(() => {
+    stopping = true
+    if (!globals.quiet) io.err.write('\nInterrupted: finishing the requests in flight…\n')
+  })
+
+  const send = async (job: Job): Promise<RowResult> => {
+    if (job.invalid) return job.invalid
+    if (opts.dryRun)
+      return { row: job.row, status: 'valid', email: job.body!.email, input: job.input }
+    if (stopping)
+      return { row: job.row, status: 'not_sent', email: job.input.email, input: job.input }
+    try {
+      const record = await client.members.add(opts.chamberId, job.body!)
+      return { row: job.row, status: 'created', id: record.id, email: record.email, record }
+    } catch (error) {
+      const { exitCode, ...described } = describeError(error)
+      return {
+        row: job.row,
+        status: 'failed',
+        email: job.input.email,
+        error: described,
+        input: job.input,
+      }
+    } finally {
+      report()
+    }
+  }
+
+  const results = inOrder(jobs, opts.concurrency, send, (result) => {
+    if (result.status === 'created') counts.created++
+    else if (result.status === 'not_sent') counts.not_sent++
+    else if (result.status !== 'valid') counts.failed++
+  })
+  try {
+    await writeList(io, results, {
+      // A pipe gets one JSON result a line unless a format was asked for: rows differ in shape.
+      format: globals.formatChosen || io.stdoutIsTTY ? globals.format : 'ndjson',
+      columns: RESULT_COLUMNS,
+      fields: globals.fields,
+      color: globals.color,
+    })
+  } finally {
+    stopListening()
+    progress?.stop()
+  }
+
+  if (!globals.quiet) {
+    const verb = opts.dryRun ? 'would be created' : 'created'
+    const valid = jobs.length - counts.failed
+    io.err.write(
+      `${opts.dryRun ? valid : counts.created} ${verb}, 0 skipped, ${counts.failed} failed` +
+        (counts.not_sent ? `, ${counts.not_sent} not sent (interrupted)` : '') +
+        '\n',
+    )
+  }
+  // The results and the summary already say what happened.
+  if (stopping) throw new SilentError(ExitCode.interrupted, 'interrupted')
+  if (counts.failed > 0) throw new SilentError(ExitCode.failure, 'partial')
+}
+
+function prepare(row: number, input: Record<string, unknown>): Job {
+  const parsed = memberCreateSchema.safeParse(input)
+  if (parsed.success) return { row, input, body: parsed.data }
+  const fields = toFieldErrors(parsed.error)
+  const message = Object.entries(fields)
+    .map(([field, messages]) => `${field} ${messages.join(', ')}`)
+    .join('; ')
+  return {
+    row,
+    input,
+    invalid: {
+      row,
+      status: 'invalid',
+      email: input.email,
+      error: { status: null, code: 'validation_failed', message, fields },
+      input,
+    },
+  }
+}
+
+// Runs `work` over the items with at most `concurrency` at a time and yields the results in item
+// order, each as soon as it and every earlier one are done.
+async function* inOrder<T, R>(
+  items: T[],
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+  settled: (result: R) => void,
+): AsyncGenerator<R> {
+  const resolvers: ((result: R) => void)[] = []
+  const results = items.map(() => new Promise<R>((resolve) => resolvers.push(resolve)))
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++
+      const result = await work(items[index]!)
+      settled(result)
+      resolvers[index]!(result)
+    }
+  }
+  const workers = Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker))
+  for (const result of results) yield await result
+  await workers
+}

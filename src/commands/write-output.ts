@@ -1,0 +1,26 @@
+// What the write commands print: the created record on stdout, a confirmation on stderr, and for
+// --dry-run the request that would have been sent.
+import type { Context } from '../cli/context.js'
+import type { OutputRecord } from '../io/output.js'
+import { printRecord } from './print.js'
+
+export async function printCreated(
+  ctx: Pick<Context, 'io' | 'globals'>,
+  record: OutputRecord,
+  columns: readonly string[],
+  confirmation: string,
+): Promise<void> {
+  await printRecord(ctx, record, columns)
+  if (!ctx.globals.quiet) ctx.io.err.write(`${confirmation}\n`)
+}
+
+// The body goes to stdout as JSON, whatever the output format: it is the request, not a record.
+export function printDryRun(
+  ctx: Pick<Context, 'io' | 'globals'>,
+  method: string,
+  url: string,
+  body: unknown,
+): void {
+  if (!ctx.globals.quiet) ctx.io.err.write(`Dry run: would send ${method} ${url}\n`)
+  ctx.io.out.write(`${JSON.stringify(body, null, ctx.io.stdoutIsTTY ? 2 : undefined)}\n`)
+}

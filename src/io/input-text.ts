@@ -1,0 +1,74 @@
+import { isUtf8 } from 'node:buffer'
+import { createReadStream } from 'node:fs'
+import type { Readable } from 'node:stream'
+import { InputError } from './input-error.js'
+
+export type InputText = { name: string; text: string }
+
+const OS_REASONS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a parent of the path is not a directory',
+  ELOOP: 'too many symbolic links',
+  EMFILE: 'too many open files',
+  ENAMETOOLONG: 'file name too long',
+}
+
+// Reads a path, or the given stdin for '-', through a stream (never readFileSync(0), which fails
+// on a pipe that is not ready yet) and decodes it. Unlike readAll() in stdin.ts, nothing is
+// trimmed: line numbers in error messages must match the file.
+export async function readInputText(source: string, stdin: Readable): Promise<InputText> {
+  const name = source === '-' ? 'stdin' : source
+  const stream = source === '-' ? stdin : createReadStream(source)
+  const chunks: Buffer[] = []
+  try {
+    for await (const chunk of stream) {
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), 'utf8'))
+    }
+  } catch (error) {
+    throw new InputError(`cannot read ${name}: ${osReason(error)}`, { source: name })
+  }
+  return { name, text: decode(Buffer.concat(chunks), name) }
+}
+
+function osReason(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code
+  if (typeof code === 'string' && OS_REASONS[code]) return OS_REASONS[code]
+  const message = error instanceof Error ? error.message : String(error)
+  // "EIO: i/o error, read" → "i/o error"
+  return message.replace(/^[A-Z0-9_]+: /, '').replace(/, \w+(?: '.*')?$/, '')
+}
+
+// UTF-8 (with or without BOM) is the format; UTF-16 with a BOM is what Excel's "Unicode text"
+// export writes, so it is decoded rather than refused. Anything else (Windows-1252 from an old
+// Excel) is refused: guessing would send mojibake names to the API.
+function decode(bytes: Buffer, name: string): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes)
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes)
+  try {
+    // TextDecoder drops a leading BOM by itself.
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    const line = firstNonUtf8Line(bytes)
+    throw new InputError(
+      `${name}: line ${line}: not UTF-8 text (save the file with UTF-8 encoding)`,
+      { source: name, line },
+    )
+  }
+}
+
+function firstNonUtf8Line(bytes: Buffer): number {
+  let line = 1
+  let start = 0
+  while (start <= bytes.length) {
+    const newline = bytes.indexOf(0x0a, start)
+    const end = newline === -1 ? bytes.length : newline
+    if (!isUtf8(bytes.subarray(start, end))) return line
+    if (newline === -1) break
+    line++
+    start = newline + 1
+  }
+  return line
+}
