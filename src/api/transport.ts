@@ -28,9 +28,10 @@ export type TransportOptions = {
 }
 
 export type Exchange = {
-  method: 'GET' | 'POST'
+  method: Method
   path: string
   query?: Record<string, string | number | undefined>
+  // An object is sent as JSON; a string is sent as it is (`api --input`).
   body?: unknown
   headers?: Record<string, string>
   // false for the token request itself.
@@ -38,6 +39,8 @@ export type Exchange = {
   // Retry this even though it is not a GET: only for requests that create nothing.
   idempotent?: boolean
 }
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS'
 
 export const MAX_ATTEMPTS = 3
 const RETRY_STATUSES = new Set([429, 502, 503, 504])
@@ -63,23 +66,21 @@ export class Transport {
 
   // Sends the exchange and returns the 2xx answer; anything else becomes an ApiError.
   async send(exchange: Exchange): Promise<Answer> {
+    const answer = await this.exchange(exchange)
+    if (answer.status >= 200 && answer.status < 300) return answer
+    throw errorFromResponse(answer.status, answer.text)
+  }
+
+  // Sends the exchange and returns whatever answer it finally got, after retries and one
+  // token refresh on a 401; only failures to get an answer at all are thrown.
+  async exchange(exchange: Exchange): Promise<Answer> {
     const auth = exchange.auth !== false && this.options.tokens
     let token = auth ? await auth.token() : undefined
-    let refreshed = false
-    for (;;) {
-      const answer = await this.withRetries(exchange, token)
-      if (answer.status === 401 && auth && token && !refreshed) {
-        // The server refused without acting, so one retry with a fresh token is safe.
-        refreshed = true
-        const fresh = await auth.refresh(token)
-        if (fresh) {
-          token = fresh
-          continue
-        }
-      }
-      if (answer.status >= 200 && answer.status < 300) return answer
-      throw errorFromResponse(answer.status, answer.text)
-    }
+    const answer = await this.withRetries(exchange, token)
+    if (answer.status !== 401 || !auth || !token) return answer
+    // The server refused without acting, so one retry with a fresh token is safe.
+    token = await auth.refresh(token)
+    return token ? this.withRetries(exchange, token) : answer
   }
 
   private async withRetries(exchange: Exchange, token: string | undefined): Promise<Answer> {
@@ -116,7 +117,10 @@ export class Transport {
     }
     if (token) headers.authorization = `Bearer ${token}`
     let body: string | undefined
-    if (exchange.body !== undefined) {
+    if (typeof exchange.body === 'string') {
+      body = exchange.body
+      headers['content-type'] ??= 'application/json'
+    } else if (exchange.body !== undefined) {
       body = JSON.stringify(exchange.body)
       headers['content-type'] = 'application/json'
     }

@@ -1,6 +1,7 @@
 // A fresh commander tree per call. Each noun registers its verbs; a verb's code is imported only
 // when it runs, so start-up pays for commander and nothing else.
 import { Command } from 'commander'
+import { registerApi } from '../commands/api/index.js'
 import { registerAuth } from '../commands/auth/index.js'
 import { registerChambers } from '../commands/chambers/index.js'
 import { registerEvents } from '../commands/events/index.js'
@@ -28,6 +29,7 @@ export function createProgram(ctx: Context): Command {
   registerChambers(program, ctx)
   registerMembers(program, ctx)
   registerEvents(program, ctx)
+  registerApi(program, ctx)
   registerSandbox(program, ctx)
   return program
 }

@@ -1,0 +1,29 @@
+import type { Command } from 'commander'
+import type { Context } from '../../cli/context.js'
+import { keyValue } from '../../cli/parse.js'
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value]
+}
+
+export function registerApi(program: Command, ctx: Context): void {
+  program
+    .command('api')
+    .description('make an authenticated request to any API path and print the answer')
+    .argument('<path>', 'path under the base URL, e.g. /chambers?page=2')
+    .option('-X, --method <method>', 'HTTP method (default GET, or POST when fields are given)')
+    .option('-f, --raw-field <key=value>', 'a string field; repeatable', keyValue)
+    .option(
+      '-F, --field <key=value>',
+      'a typed field: number, true, false, null, @file; repeatable',
+      keyValue,
+    )
+    .option('--input <file>', 'the request body, as is (- for stdin)')
+    .option('-H, --header <header>', "a request header, 'Name: value'; repeatable", collect)
+    .option('--paginate', 'follow every page and print one JSON array of all records')
+    .option('-i, --include', 'print the status line and the response headers first')
+    .action(async (path: string, flags) => {
+      const { api } = await import('./request.js')
+      await api({ path, ...flags }, ctx)
+    })
+}

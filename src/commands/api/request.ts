@@ -1,0 +1,131 @@
+import * as z from 'zod/mini'
+import { paginate } from '../../api/paginate.js'
+import { listEnvelopeSchema } from '../../api/schemas.js'
+import { errorFromResponse, parseAnswer } from '../../api/responses.js'
+import type { Answer } from '../../api/responses.js'
+import type { Method } from '../../api/transport.js'
+import type { Context } from '../../cli/context.js'
+import { UsageError } from '../../cli/errors.js'
+import { writeList } from '../../io/output.js'
+import { readInputText } from '../../io/input-text.js'
+import { toBody, typedValue } from './fields.js'
+import type { Field } from './fields.js'
+
+export type Options = {
+  path: string
+  method?: string
+  rawField?: [string, string][]
+  field?: [string, string][]
+  input?: string
+  header?: string[]
+  paginate?: boolean
+  include?: boolean
+}
+
+const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']
+const anyList = listEnvelopeSchema(z.unknown())
+
+// A raw authenticated request, like `gh api`, with chamberctl's auth, retries and exit codes.
+export async function api(opts: Options, ctx: Context): Promise<void> {
+  const { io } = ctx
+  const fields: Field[] = [
+    ...(opts.rawField ?? []).map(([key, value]) => ({ key, value })),
+    ...(await Promise.all(
+      (opts.field ?? []).map(async ([key, raw]) => ({ key, value: await typedValue(raw, io.in) })),
+    )),
+  ]
+  const method = parseMethod(opts.method, fields.length > 0 || opts.input !== undefined)
+  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only')
+  if (opts.input !== undefined && fields.length) {
+    throw new UsageError('--input and -f/-F both give a body: use one')
+  }
+  const { path, query } = splitPath(opts.path)
+  const headers = parseHeaders(opts.header ?? [])
+  let body: unknown
+  if (method === 'GET' || method === 'HEAD') {
+    for (const { key, value } of fields) query[key] = value === null ? '' : String(value)
+  } else if (opts.input !== undefined) {
+    body = (await readInputText(opts.input, io.in)).text
+  } else if (fields.length) {
+    body = toBody(fields)
+  }
+
+  const client = await ctx.api()
+  const exchange = { method, path, query, headers, body }
+  if (opts.paginate) {
+    const pages = paginate(
+      async ({ page, perPage }) =>
+        parseAnswer(
+          anyList,
+          await client.transport.send({
+            ...exchange,
+            query: { ...query, page, per_page: perPage },
+          }),
+        ),
+      {
+        all: true,
+        page: query.page ? Number(query.page) : undefined,
+        perPage: numberOr(query.per_page),
+      },
+    )
+    await writeList(io, pages as AsyncIterable<Record<string, unknown>>, {
+      format: 'json',
+      columns: [],
+      color: false,
+    })
+    return
+  }
+  const answer = await client.transport.exchange(exchange)
+  if (opts.include) io.out.write(statusAndHeaders(answer))
+  if (answer.text) io.out.write(render(answer.text, io.stdoutIsTTY))
+  if (answer.status < 200 || answer.status >= 300)
+    throw errorFromResponse(answer.status, answer.text)
+}
+
+function parseMethod(given: string | undefined, hasBody: boolean): Method {
+  if (given === undefined) return hasBody ? 'POST' : 'GET'
+  const method = METHODS.find((m) => m === given.toUpperCase())
+  if (!method) throw new UsageError(`-X ${given}: use one of ${METHODS.join(', ')}`)
+  return method
+}
+
+function splitPath(raw: string): { path: string; query: Record<string, string> } {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(raw)) {
+    throw new UsageError(`api takes a path under the base URL (like /chambers), not ${raw}`)
+  }
+  const url = new URL(raw.startsWith('/') ? raw : `/${raw}`, 'http://path.invalid')
+  return { path: url.pathname, query: Object.fromEntries(url.searchParams) }
+}
+
+function parseHeaders(lines: string[]): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const line of lines) {
+    const colon = line.indexOf(':')
+    if (colon <= 0) throw new UsageError(`-H ${line}: expected 'Name: value'`)
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
+  }
+  return headers
+}
+
+function numberOr(value: string | undefined): number | undefined {
+  return value === undefined ? undefined : Number(value)
+}
+
+function statusAndHeaders(answer: Answer): string {
+  const lines = [`HTTP ${answer.status}`]
+  for (const [name, value] of Object.entries(answer.headers)) {
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (one !== undefined) lines.push(`${name}: ${one}`)
+    }
+  }
+  return `${lines.join('\n')}\n\n`
+}
+
+// JSON is pretty on a terminal and compact in a pipe; anything else is printed as it came.
+function render(text: string, pretty: boolean): string {
+  try {
+    return `${JSON.stringify(JSON.parse(text), null, pretty ? 2 : undefined)}\n`
+  } catch {
+    return text.endsWith('\n') ? text : `${text}\n`
+  }
+}
