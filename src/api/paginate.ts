@@ -26,7 +26,9 @@ export async function* paginate<T>(fetchPage: FetchPage<T>, options: PageOptions
     return
   }
   if (limit <= 0) return
-  const perPage = options.perPage ?? Math.min(MAX_PER_PAGE, limit)
+  // With --page the page size must stay the server's default, or the page would be another one.
+  const perPage =
+    options.perPage ?? (options.page === undefined ? Math.min(MAX_PER_PAGE, limit) : undefined)
   const head = await fetchPage({ page: first, perPage })
   // The server's meta decides: it may have clamped per_page, and total says where the end is.
   const size = head.meta.per_page

@@ -4,7 +4,7 @@ import type { IO } from '../io/streams.js'
 import { processIO } from '../io/streams.js'
 import type { Context } from './context.js'
 import { describeError, ExitCode, SilentError } from './errors.js'
-import { createProgram } from './program.js'
+import { createProgram, oneLine } from './program.js'
 import { DEFAULT_GLOBALS } from './globals.js'
 
 export function createContext(io: IO): Context {
@@ -38,8 +38,17 @@ export async function main(argv: string[], io: IO): Promise<number> {
     await program.parseAsync(argv)
     return ExitCode.ok
   } catch (error) {
-    // Commander has already printed its own message (unknown option, bad value, help).
-    if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return ExitCode.ok
+      // Commander has printed its message already; scripts asking for JSON get the object too.
+      if (wantsJson(argv)) {
+        const message = oneLine(error.message).replace(/^error: /, '')
+        io.err.write(
+          `${JSON.stringify({ error: { status: null, code: 'usage', message, fields: {} } })}\n`,
+        )
+      }
+      return ExitCode.usage
+    }
     return report(error, io, ctx)
   } finally {
     for (const close of ctx.cleanup.reverse()) await close().catch(() => {})
@@ -58,6 +67,16 @@ async function report(error: unknown, io: IO, ctx: Context): Promise<number> {
     io.err.write(`${error.stack}\n`)
   }
   return described.exitCode
+}
+
+// Before the options are parsed (they failed to), the only way to know the format asked for.
+function wantsJson(argv: string[]): boolean {
+  return argv.some(
+    (arg, i) =>
+      arg === '--json' ||
+      /^(-o|--output)=?(json|ndjson)$/.test(arg) ||
+      ((arg === '-o' || arg === '--output') && /^(json|ndjson)$/.test(argv[i + 1] ?? '')),
+  )
 }
 
 export async function run(): Promise<void> {

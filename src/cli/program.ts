@@ -7,6 +7,7 @@ import { registerChambers } from '../commands/chambers/index.js'
 import { registerEvents } from '../commands/events/index.js'
 import { registerMembers } from '../commands/members/index.js'
 import { registerSandbox } from '../commands/sandbox/index.js'
+import { registerSeed } from '../commands/seed/index.js'
 import type { Context } from './context.js'
 import { declareGlobals, resolveGlobals } from './globals.js'
 import { VERSION } from './version.js'
@@ -20,6 +21,8 @@ export function createProgram(ctx: Context): Command {
     .configureOutput({
       writeOut: (text) => ctx.io.out.write(text),
       writeErr: (text) => ctx.io.err.write(text),
+      // One line, as every error is: commander puts its "(Did you mean …?)" on a second one.
+      outputError: (text, write) => write(`${oneLine(text)}\n`),
     })
     .showSuggestionAfterError()
   declareGlobals(program).hook('preAction', (_program, action) => {
@@ -29,7 +32,12 @@ export function createProgram(ctx: Context): Command {
   registerChambers(program, ctx)
   registerMembers(program, ctx)
   registerEvents(program, ctx)
+  registerSeed(program, ctx)
   registerApi(program, ctx)
   registerSandbox(program, ctx)
   return program
+}
+
+export function oneLine(message: string): string {
+  return message.trim().replace(/\n\(Did you mean (.*)\?\)$/, ' (did you mean $1?)')
 }

@@ -9,8 +9,8 @@ import { describeExpiry } from './expiry.js'
 
 const COLUMNS = ['profile', 'active', 'base_url', 'api_version', 'client_id', 'secret', 'token']
 
-// Lists every profile from what is stored, then proves the active one can authenticate: with its
-// cached token when still valid, else by obtaining one (which is then cached). Exit 4 if it can't.
+// Lists every profile from what is stored, then proves the active one can authenticate: one
+// request with its token (cached, or obtained and then cached). Exit 4 if it can't.
 export async function status(ctx: Context): Promise<void> {
   const { io, globals } = ctx
   const now = Date.now()
@@ -18,14 +18,20 @@ export async function status(ctx: Context): Promise<void> {
   if (globals.sandbox) {
     rows.push({ profile: '(sandbox)', active: true, api_version: globals.sandbox })
   } else {
+    const env = io.env
+    // The environment wins when it holds all a command needs (see resolveConnection).
+    const envActive = Boolean(
+      globals.baseUrl &&
+      (env.CHAMBERCTL_TOKEN || (env.CHAMBERCTL_CLIENT_ID && env.CHAMBERCTL_CLIENT_SECRET)),
+    )
     const profiles = (await ctx.profiles()).list()
     for (const [name, profile] of Object.entries(profiles)) {
-      rows.push(row(name, profile, name === globals.profile, now))
+      rows.push(row(name, profile, !envActive && name === globals.profile, now))
     }
-    if (io.env.CHAMBERCTL_TOKEN || io.env.CHAMBERCTL_CLIENT_ID || io.env.CHAMBERCTL_BASE_URL) {
+    if (env.CHAMBERCTL_TOKEN || env.CHAMBERCTL_CLIENT_ID || env.CHAMBERCTL_BASE_URL) {
       rows.push({
         profile: '(environment)',
-        active: false,
+        active: envActive,
         base_url: globals.baseUrl,
         api_version: globals.baseUrl && apiVersionOf(globals.baseUrl),
         client_id: io.env.CHAMBERCTL_CLIENT_ID,
@@ -45,10 +51,12 @@ export async function status(ctx: Context): Promise<void> {
     const client = await ctx.api()
     if (!client.tokens) throw new ApiError('not_configured', LOGIN_HINT)
     await client.tokens.token()
+    // A token is only proven by a server that accepts it.
+    await client.chambers.list({ perPage: 1 })
   } catch (error) {
     const { message, exitCode } = describeError(error)
-    // A server that cannot be reached says nothing about the credentials: keep its exit code.
-    if (exitCode === ExitCode.network) throw error
+    // A server that cannot be reached, or fails, says nothing about the credentials.
+    if (exitCode !== ExitCode.auth) throw error
     throw new CliError(
       `profile ${globals.profile} cannot authenticate: ${message}`,
       ExitCode.auth,

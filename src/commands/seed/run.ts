@@ -1,0 +1,302 @@
+// `seed`: creates a fixture's chambers and members in the order their references need (an HQ
+// before its subsidiaries, a chamber before its members), independent records in parallel up to
+// --concurrency. A failed chamber fails its dependants and nothing else.
+import { writeFile } from 'node:fs/promises'
+import type { Client } from '../../api/client.js'
+import { paginate } from '../../api/paginate.js'
+import type { Chamber } from '../../api/schemas.js'
+import type { Context } from '../../cli/context.js'
+import { CliError, ExitCode, SilentError, describeError } from '../../cli/errors.js'
+import { writeList } from '../../io/output.js'
+import { startProgress } from '../../io/progress.js'
+import { requireV2 } from '../version.js'
+import { readFixture } from './fixture.js'
+import type { Fixture, FixtureChamber, FixtureMember } from './fixture.js'
+import { limiter } from './limit.js'
+
+export type Options = {
+  file: string
+  concurrency: number
+  skipExisting?: boolean
+  dryRun?: boolean
+  report?: string
+}
+
+type Status = 'created' | 'skipped' | 'failed'
+type Outcome = { id: string | null; status: Status; error: string | null }
+export type Report = {
+  chambers: Record<string, Outcome>
+  members: ({ chamber: string; email: string } & Outcome)[]
+  summary: Record<Status, number>
+}
+
+const RESULT_COLUMNS = ['kind', 'chamber', 'name', 'email', 'id', 'status', 'error']
+
+export async function seed(opts: Options, ctx: Context): Promise<void> {
+  const fixture = await readFixture(opts.file, ctx.io.in)
+  const client = await ctx.api()
+  requireV2(client.version, client.baseUrl, 'seed')
+  const existing = opts.skipExisting ? await Existing.load(client) : undefined
+  if (opts.dryRun) return printPlan(fixture, existing, ctx)
+
+  const report = await execute(fixture, client, existing, opts.concurrency, ctx)
+  if (opts.report) await saveReport(opts.report, report)
+  await printReport(fixture, report, ctx)
+  if (report.interrupted) throw new SilentError(ExitCode.interrupted, 'interrupted')
+  if (report.summary.failed > 0) throw new SilentError(ExitCode.failure, 'partial')
+}
+
+// What is already on the server, for --skip-existing: a chamber matches by name (trimmed, any
+// letter case) and type, a subsidiary also by its HQ; a member by e-mail in its chamber.
+class Existing {
+  private readonly members = new Map<string, Promise<Map<string, string>>>()
+
+  private constructor(
+    private readonly client: Client,
+    private readonly chambers: Chamber[],
+  ) {}
+
+  static async load(client: Client): Promise<Existing> {
+    const chambers: Chamber[] = []
+    for await (const chamber of paginate((p) => client.chambers.list(p), { all: true })) {
+      chambers.push(chamber)
+    }
+    return new Existing(client, chambers)
+  }
+
+  chamber(body: FixtureChamber['body'], hqId: string | undefined): string | undefined {
+    const name = normal(body.name)
+    return this.chambers.find(
+      (c) =>
+        normal(c.name) === name &&
+        c.type === body.type &&
+        (body.type !== 'subsidiary' || c.hq_id === hqId),
+    )?.id
+  }
+
+  member(chamberId: string, email: string): Promise<string | undefined> {
+    let emails = this.members.get(chamberId)
+    if (!emails) {
+      emails = (async () => {
+        const found = new Map<string, string>()
+        const members = paginate((p) => this.client.members.list(chamberId, p), { all: true })
+        for await (const member of members) {
+          if (member.email) found.set(normal(member.email), member.id)
+        }
+        return found
+      })()
+      this.members.set(chamberId, emails)
+    }
+    return emails.then((found) => found.get(normal(email)))
+  }
+}
+
+function normal(value: string | undefined): string {
+  return (value ?? '').trim().toLowerCase()
+}
+
+async function execute(
+  fixture: Fixture,
+  client: Client,
+  existing: Existing | undefined,
+  concurrency: number,
+  ctx: Context,
+): Promise<Report & { interrupted: boolean }> {
+  const { io, globals } = ctx
+  const byKey = new Map(fixture.chambers.map((chamber) => [chamber.key, chamber]))
+  const report: Report = {
+    chambers: {},
+    members: [],
+    summary: { created: 0, skipped: 0, failed: 0 },
+  }
+  const total = fixture.chambers.reduce((n, c) => n + 1 + c.members.length, 0)
+  const progress = startProgress(io, globals)
+  let done = 0
+  const record = (outcome: Outcome) => {
+    report.summary[outcome.status]++
+    progress?.update(`seeded ${++done}/${total}, ${report.summary.failed} failed`)
+    return outcome
+  }
+  let interrupted = false
+  const stopListening = io.onInterrupt(() => {
+    interrupted = true
+    if (!globals.quiet) io.err.write('\nInterrupted: finishing the requests in flight…\n')
+  })
+  const slot = limiter(concurrency)
+  // Sends a request unless the run was interrupted before a slot came free.
+  const send = <T>(request: () => Promise<T>) =>
+    slot(async () => {
+      if (interrupted) throw new CliError('interrupted before it was sent', ExitCode.interrupted)
+      return request()
+    })
+  const failure = (error: unknown): Outcome => ({
+    id: null,
+    status: 'failed',
+    error: describeError(error).message,
+  })
+
+  const ids = new Map<string, Promise<string | null>>()
+  const chamberId = (chamber: FixtureChamber): Promise<string | null> => {
+    let id = ids.get(chamber.key)
+    if (!id) {
+      id = createChamber(chamber).then((outcome) => {
+        report.chambers[chamber.key] = record(outcome)
+        return outcome.id
+      })
+      ids.set(chamber.key, id)
+    }
+    return id
+  }
+  const createChamber = async (chamber: FixtureChamber): Promise<Outcome> => {
+    const hqId = chamber.hq ? await chamberId(byKey.get(chamber.hq)!) : chamber.body.hq_id
+    if (hqId === null) return { id: null, status: 'failed', error: 'hq failed' }
+    const found = existing?.chamber(chamber.body, hqId ?? undefined)
+    if (found) return { id: found, status: 'skipped', error: null }
+    try {
+      const body = chamber.hq ? { ...chamber.body, hq_id: hqId } : chamber.body
+      const created = await send(() => client.chambers.create(body))
+      return { id: created.id, status: 'created', error: null }
+    } catch (error) {
+      return failure(error)
+    }
+  }
+  const addMember = async (chamber: FixtureChamber, member: FixtureMember): Promise<Outcome> => {
+    const id = await chamberId(chamber)
+    if (id === null) return { id: null, status: 'failed', error: 'chamber failed' }
+    try {
+      const found =
+        existing && report.chambers[chamber.key]?.status === 'skipped'
+          ? await existing.member(id, member.body.email)
+          : undefined
+      if (found) return { id: found, status: 'skipped', error: null }
+      const created = await send(() => client.members.add(id, member.body))
+      return { id: created.id, status: 'created', error: null }
+    } catch (error) {
+      return failure(error)
+    }
+  }
+
+  try {
+    await Promise.all(
+      fixture.chambers.flatMap((chamber) => [
+        chamberId(chamber),
+        ...chamber.members.map(async (member, index) => {
+          const outcome = record(await addMember(chamber, member))
+          report.members[memberIndex(fixture, chamber, index)] = {
+            chamber: chamber.key,
+            email: member.body.email,
+            ...outcome,
+          }
+        }),
+      ]),
+    )
+  } finally {
+    stopListening()
+    progress?.stop()
+  }
+  return { ...report, interrupted }
+}
+
+// Members are reported in file order, whatever order they finished in.
+function memberIndex(fixture: Fixture, chamber: FixtureChamber, index: number): number {
+  let offset = 0
+  for (const c of fixture.chambers) {
+    if (c === chamber) return offset + index
+    offset += c.members.length
+  }
+  return offset + index
+}
+
+async function saveReport(path: string, report: Report): Promise<void> {
+  const { chambers, members, summary } = report
+  try {
+    await writeFile(path, `${JSON.stringify({ chambers, members, summary }, null, 2)}\n`)
+  } catch (error) {
+    throw new CliError(`cannot write the report to ${path}: ${(error as Error).message}`)
+  }
+}
+
+async function printReport(fixture: Fixture, report: Report, ctx: Context): Promise<void> {
+  const { io, globals } = ctx
+  const { chambers, members, summary } = report
+  if (globals.format === 'json') {
+    io.out.write(
+      `${JSON.stringify({ chambers, members, summary }, null, io.stdoutIsTTY ? 2 : undefined)}\n`,
+    )
+  } else {
+    await writeList(io, resultRows(fixture, report), {
+      format: globals.format,
+      columns: RESULT_COLUMNS,
+      fields: globals.fields,
+      color: globals.color,
+    })
+  }
+  if (!globals.quiet) {
+    io.err.write(
+      `${summary.created} created, ${summary.skipped} skipped, ${summary.failed} failed\n`,
+    )
+  }
+}
+
+// One result per record of the fixture, in file order: each chamber, then its members.
+function* resultRows(fixture: Fixture, report: Report) {
+  let m = 0
+  for (const chamber of fixture.chambers) {
+    yield {
+      kind: 'chamber',
+      chamber: chamber.key,
+      name: chamber.body.name,
+      ...report.chambers[chamber.key],
+    }
+    for (const member of chamber.members) {
+      yield { kind: 'member', name: member.body.name, ...report.members[m++], chamber: chamber.key }
+    }
+  }
+}
+
+// --dry-run: the order of creation and what --skip-existing would skip; nothing is sent.
+async function printPlan(fixture: Fixture, existing: Existing | undefined, ctx: Context) {
+  const byKey = new Map(fixture.chambers.map((chamber) => [chamber.key, chamber]))
+  const depth = (chamber: FixtureChamber): number =>
+    chamber.hq ? 1 + depth(byKey.get(chamber.hq)!) : 0
+  const ordered = [...fixture.chambers].sort((a, b) => depth(a) - depth(b))
+  const planned = new Map<string, string | undefined>()
+  const steps: Record<string, unknown>[] = []
+  for (const chamber of ordered) {
+    const hqId = chamber.hq ? planned.get(chamber.hq) : (chamber.body.hq_id ?? undefined)
+    const found =
+      hqId === undefined && chamber.hq ? undefined : existing?.chamber(chamber.body, hqId)
+    planned.set(chamber.key, found)
+    steps.push({
+      step: steps.length + 1,
+      action: found ? 'skip' : 'create',
+      kind: 'chamber',
+      chamber: chamber.key,
+      name: chamber.body.name,
+      id: found ?? null,
+    })
+    for (const member of chamber.members) {
+      const id = found && existing ? await existing.member(found, member.body.email) : undefined
+      steps.push({
+        step: steps.length + 1,
+        action: id ? 'skip' : 'create',
+        kind: 'member',
+        chamber: chamber.key,
+        name: member.body.email,
+        id: id ?? null,
+      })
+    }
+  }
+  await writeList(ctx.io, steps, {
+    format: ctx.globals.format,
+    columns: ['step', 'action', 'kind', 'chamber', 'name', 'id'],
+    fields: ctx.globals.fields,
+    color: ctx.globals.color,
+  })
+  if (!ctx.globals.quiet) {
+    const creates = steps.filter((s) => s.action === 'create').length
+    ctx.io.err.write(
+      `Dry run: ${creates} to create, ${steps.length - creates} to skip; nothing was sent\n`,
+    )
+  }
+}

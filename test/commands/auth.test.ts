@@ -1,0 +1,311 @@
+// login, logout, auth status and auth token against a real sandbox; interactive login through
+// prompts on a (pretend) TTY; where a profile lives on disk and with which modes.
+import { chmodSync, existsSync, mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import {
+  configFile,
+  lines,
+  loginArgs,
+  modeOf,
+  patchProfile,
+  readProfile,
+  readProfiles,
+  startMain,
+  tsvColumn,
+  until,
+  useCommands,
+  useSandbox,
+} from '../helpers/cli.js'
+import type { SandboxFixture } from '../helpers/cli.js'
+
+const POSIX = process.platform !== 'win32'
+const sandbox = useSandbox()
+const { configDir, run, runBare } = useCommands(sandbox)
+
+const secret = () => sandbox().sandbox.credentials.clientSecret
+const clientId = () => sandbox().sandbox.credentials.clientId
+
+// `login` with flags and the secret on stdin, as a script would do it.
+async function login(
+  fixture: SandboxFixture,
+  options: { dir?: string; baseUrl?: string; extra?: string[]; stdin?: string } = {},
+) {
+  return runBare([...loginArgs(fixture, options.baseUrl), ...(options.extra ?? [])], {
+    stdin: options.stdin ?? `${fixture.sandbox.credentials.clientSecret}\n`,
+    env: options.dir ? { CHAMBERCTL_CONFIG_DIR: options.dir } : {},
+  })
+}
+
+async function tokenWorks(fixture: SandboxFixture, token: string): Promise<number> {
+  const response = await fetch(`${fixture.v2}/chambers`, {
+    headers: { authorization: `Bearer ${token}` },
+  })
+  await response.arrayBuffer()
+  return response.status
+}
+
+describe('login', () => {
+  it('stores the profile in config.json (0600) in a new config directory (0700)', async () => {
+    const dir = path.join(configDir(), 'nested', 'chamberctl')
+    const { code, stdout, stderr } = await login(sandbox(), { dir })
+    expect(code, stderr).toBe(0)
+    expect(stdout).toBe('')
+    const profile = readProfile(dir)
+    expect(profile).toEqual({
+      base_url: sandbox().v2,
+      client_id: clientId(),
+      client_secret: secret(),
+      access_token: expect.stringMatching(/^sbx_v2_/) as string,
+      token_expires_at: expect.any(Number) as number,
+    })
+    expect(profile.token_expires_at! - Date.now()).toBeGreaterThan(3_500_000)
+    expect(await tokenWorks(sandbox(), profile.access_token!)).toBe(200)
+    if (POSIX) {
+      expect(modeOf(dir)).toBe(0o700)
+      expect(modeOf(configFile(dir))).toBe(0o600)
+    }
+  })
+
+  it('says who, where, which API version and until when on stderr', async () => {
+    const { stderr } = await login(sandbox())
+    expect(stderr).toContain(sandbox().v2)
+    expect(stderr).toContain(clientId())
+    expect(stderr).toMatch(/API version:\s+v2/)
+    expect(stderr).toMatch(/expires: \d{4}-\d\d-\d\dT.*\(in 60 min\)/)
+    expect(stderr).not.toContain(secret())
+  })
+
+  it('tightens an existing config directory that others can read', async () => {
+    if (!POSIX) return
+    const dir = configDir()
+    chmodSync(dir, 0o755)
+    expect((await login(sandbox())).code).toBe(0)
+    expect(modeOf(dir)).toBe(0o700)
+  })
+
+  it('keeps only the token with --no-store-secret', async () => {
+    const { code, stderr } = await login(sandbox(), { extra: ['--no-store-secret'] })
+    expect(code).toBe(0)
+    expect(stderr).toMatch(/not stored/)
+    const profile = readProfile(configDir())
+    expect(profile.client_secret).toBeUndefined()
+    expect(profile.access_token).toMatch(/^sbx_v2_/)
+    // The token alone is enough until it expires.
+    const list = await runBare(['chambers', 'list'])
+    expect(list.code, list.stderr).toBe(0)
+  })
+
+  it('saves under --profile and leaves the default profile alone', async () => {
+    expect((await login(sandbox(), { extra: ['--profile', 'staging'] })).code).toBe(0)
+    expect(Object.keys(readProfiles(configDir()))).toEqual(['staging'])
+    expect((await runBare(['chambers', 'list'])).code).toBe(4)
+    expect((await runBare(['chambers', 'list', '--profile', 'staging'])).code).toBe(0)
+    const env = await runBare(['chambers', 'list'], { env: { CHAMBERCTL_PROFILE: 'staging' } })
+    expect(env.code).toBe(0)
+  })
+
+  it('exits 4 with invalid_client and stores nothing for a wrong secret', async () => {
+    const { code, stderr } = await login(sandbox(), { stdin: 'wrong-secret\n' })
+    expect(code).toBe(4)
+    expect(stderr).toMatch(/^error: .*client authentication failed/)
+    expect(existsSync(configFile(configDir())) ? readProfiles(configDir()) : {}).toEqual({})
+  })
+
+  it('exits 2 when --client-secret-stdin gets an empty stdin', async () => {
+    const { code, stderr } = await login(sandbox(), { stdin: '' })
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^error: --client-secret-stdin: stdin was empty/)
+  })
+
+  it('exits 5 for a server that cannot be reached, storing nothing', async () => {
+    const { code } = await login(sandbox(), { baseUrl: 'http://127.0.0.1:1/v2' })
+    expect(code).toBe(5)
+    expect(existsSync(configFile(configDir())) ? readProfiles(configDir()) : {}).toEqual({})
+  })
+
+  it('takes the client credentials from the environment', async () => {
+    const { code } = await run(['login', '--base-url', sandbox().v1])
+    expect(code).toBe(0)
+    expect(readProfile(configDir())).toMatchObject({
+      base_url: sandbox().v1,
+      client_id: clientId(),
+    })
+  })
+})
+
+describe('interactive login', () => {
+  const tty = { stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true }
+
+  it('prompts for base URL, client id and a masked secret on a TTY', async () => {
+    const session = startMain(['login'], { ...tty, env: { CHAMBERCTL_CONFIG_DIR: configDir() } })
+    await until(session.stderr, /Base URL/)
+    session.stdin.write(`${sandbox().v2}\n`)
+    await until(session.stderr, /Client id/)
+    session.stdin.write(`${clientId()}\n`)
+    await until(session.stderr, /Client secret/)
+    session.stdin.write(`${secret()}\n`)
+    const { code, stderr } = await session.done
+    expect(code, stderr).toBe(0)
+    expect(readProfile(configDir())).toMatchObject({
+      base_url: sandbox().v2,
+      client_id: clientId(),
+      client_secret: secret(),
+    })
+    expect(stderr).toMatch(/Logged in to/)
+    expect(stderr).toContain('*'.repeat(secret().length))
+    expect(stderr).not.toContain(secret())
+  })
+
+  it('asks only for what flags and environment leave missing', async () => {
+    const session = startMain(['login', '--base-url', sandbox().v2], {
+      ...tty,
+      env: { CHAMBERCTL_CONFIG_DIR: configDir(), CHAMBERCTL_CLIENT_ID: clientId() },
+    })
+    await until(session.stderr, /Client secret/)
+    expect(session.stderr()).not.toMatch(/Base URL|Client id/)
+    session.stdin.write(`${secret()}\n`)
+    const { code, stderr } = await session.done
+    expect(code).toBe(0)
+    expect(stderr).toMatch(/Logged in to .* as client sandbox-client/)
+  })
+
+  it.each([
+    ['--no-input', ['login', '--no-input'], {}],
+    ['CI=true', ['login'], { CI: 'true' }],
+  ])('with %s exits 2 naming the missing flags, without reading stdin', async (_, args, env) => {
+    // stdin stays open and empty: a prompt or a read would wait forever.
+    const session = startMain(args, {
+      ...tty,
+      env: { CHAMBERCTL_CONFIG_DIR: configDir(), NO_COLOR: '1', ...env },
+    })
+    const guard = new Promise<never>((_resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('login waited on stdin')), 5_000)
+      void session.done.finally(() => clearTimeout(timer))
+    })
+    const { code, stdout, stderr } = await Promise.race([session.done, guard])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(lines(stderr)).toEqual([
+      'error: missing --base-url, --client-id, --client-secret-stdin (cannot prompt here)',
+    ])
+    expect(session.stdin.readableFlowing).not.toBe(true)
+  })
+
+  it('does not prompt when stdin is not a TTY', async () => {
+    const { code, stderr } = await runBare(['login'], { stdoutIsTTY: true, stdinIsTTY: false })
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/missing --base-url/)
+  })
+})
+
+describe('auth status', () => {
+  it('lists the profiles and proves the active one can authenticate', async () => {
+    await login(sandbox())
+    await login(sandbox(), {
+      baseUrl: sandbox().v1,
+      extra: ['--profile', 'old', '--no-store-secret'],
+    })
+    const { code, stdout, stderr } = await runBare(['auth', 'status'])
+    expect(code, stderr).toBe(0)
+    const rows = lines(stdout).map((line) => line.split('\t'))
+    expect(rows.map((row) => row.slice(0, 6))).toEqual([
+      ['default', 'true', sandbox().v2, 'v2', clientId(), 'stored'],
+      ['old', 'false', sandbox().v1, 'v1', clientId(), 'none'],
+    ])
+    expect(rows[0]![6]).toMatch(/^valid until /)
+    expect(stderr).toBe('Profile default can authenticate\n')
+  })
+
+  it('prints the profiles as JSON with --json', async () => {
+    await login(sandbox())
+    const { code, stdout } = await runBare(['auth', 'status', '--json'])
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout)).toEqual([
+      expect.objectContaining({ profile: 'default', active: true, api_version: 'v2' }),
+    ])
+    expect(stdout).not.toContain(secret())
+    expect(stdout).not.toContain(readProfile(configDir()).access_token)
+  })
+
+  it('exits 4 when there is no profile at all', async () => {
+    const { code, stdout, stderr } = await runBare(['auth', 'status'])
+    expect(code).toBe(4)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(/^error: profile default cannot authenticate: not logged in/)
+  })
+
+  it('exits 4 when the profile holds a wrong secret and an expired token', async () => {
+    await login(sandbox())
+    patchProfile(configDir(), { client_secret: 'revoked', token_expires_at: Date.now() - 1 })
+    const { code, stdout, stderr } = await runBare(['auth', 'status'])
+    expect(code).toBe(4)
+    expect(tsvColumn(stdout)).toEqual(['default'])
+    expect(lines(stdout)[0]).toMatch(/\texpired$/)
+    expect(stderr).toMatch(/^error: profile default cannot authenticate: .*client authentication/)
+  })
+
+  it('exits 4 for a --profile that does not exist, and 5 when its server is down', async () => {
+    await login(sandbox())
+    expect((await runBare(['auth', 'status', '--profile', 'nope'])).code).toBe(4)
+    patchProfile(configDir(), { base_url: 'http://127.0.0.1:1/v2', token_expires_at: 0 })
+    const down = await runBare(['auth', 'status'])
+    expect(down.code).toBe(5)
+  })
+})
+
+describe('auth token', () => {
+  it('prints a working token from environment credentials', async () => {
+    const { code, stdout, stderr } = await run(['auth', 'token'])
+    expect(code, stderr).toBe(0)
+    expect(stdout).toMatch(/^sbx_v2_\S+\n$/)
+    expect(await tokenWorks(sandbox(), stdout.trim())).toBe(200)
+  })
+
+  it("prints the profile's cached token while it is valid", async () => {
+    await login(sandbox())
+    sandbox().reset()
+    const { stdout } = await runBare(['auth', 'token'])
+    expect(stdout.trim()).toBe(readProfile(configDir()).access_token)
+    expect(sandbox().requests).toEqual([])
+  })
+
+  it('refreshes an expired token, prints and caches the new one', async () => {
+    await login(sandbox())
+    const old = readProfile(configDir()).access_token!
+    patchProfile(configDir(), { token_expires_at: Date.now() - 1_000 })
+    const { code, stdout } = await runBare(['auth', 'token'])
+    expect(code).toBe(0)
+    const fresh = stdout.trim()
+    expect(fresh).not.toBe(old)
+    expect(await tokenWorks(sandbox(), fresh)).toBe(200)
+    expect(readProfile(configDir()).access_token).toBe(fresh)
+    expect(readProfile(configDir()).token_expires_at).toBeGreaterThan(Date.now())
+  })
+
+  it('exits 4 without credentials', async () => {
+    const { code, stdout } = await runBare(['auth', 'token'])
+    expect(code).toBe(4)
+    expect(stdout).toBe('')
+  })
+})
+
+describe('logout', () => {
+  it('removes the token and the secret, keeping where and as whom', async () => {
+    await login(sandbox())
+    const { code, stderr } = await runBare(['logout'])
+    expect(code).toBe(0)
+    expect(stderr).toMatch(/token and secret removed/)
+    expect(readProfile(configDir())).toEqual({ base_url: sandbox().v2, client_id: clientId() })
+    if (POSIX) expect(modeOf(configFile(configDir()))).toBe(0o600)
+    expect((await runBare(['chambers', 'list'])).code).toBe(4)
+    expect((await runBare(['auth', 'status'])).code).toBe(4)
+  })
+
+  it('says so when there is nothing to forget, and exits 0', async () => {
+    mkdirSync(configDir(), { recursive: true })
+    const { code, stderr } = await runBare(['logout'])
+    expect(code).toBe(0)
+    expect(stderr).toMatch(/holds no token or secret/)
+  })
+})

@@ -1,0 +1,280 @@
+// Exit codes (contract §6) and how errors are reported (§4): one `error:` line, plus a JSON object
+// on stderr with --json or -o ndjson.
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { describe, expect, it } from 'vitest'
+import {
+  BIG_CHAMBER,
+  closedPortUrl,
+  credentialsEnv,
+  lines,
+  useCommands,
+  useSandbox,
+  withSandbox,
+} from '../helpers/cli.js'
+
+const sandbox = useSandbox()
+const { run, runBare } = useCommands(sandbox)
+
+type ErrorJson = {
+  error: { status: number | null; code: string; message: string; fields: Record<string, string[]> }
+}
+
+function errorJson(stderr: string): ErrorJson {
+  const line = lines(stderr).find((l) => l.startsWith('{'))
+  if (!line) throw new Error(`no JSON error on stderr:\n${stderr}`)
+  return JSON.parse(line) as ErrorJson
+}
+
+describe('exit 0 and 2', () => {
+  it('exits 0 on success with nothing on stderr in a pipe', async () => {
+    const { code, stderr } = await run(['chambers', 'list'])
+    expect(code).toBe(0)
+    expect(stderr).toBe('')
+  })
+
+  it.each([
+    [['chambers', 'list', '--bogus'], /unknown option '--bogus'/],
+    [['chambers', 'frobnicate'], /unknown command|too many arguments/],
+    [['chambers', 'list', '--type', 'castle'], /castle/],
+    [['chambers', 'list', '--status', 'asleep'], /asleep/],
+    [['chambers', 'list', '--sort', 'colour'], /--sort colour/],
+    [['chambers', 'list', '--page', '0'], /--page/],
+    [['chambers', 'list', '--limit', '-3'], /--limit/],
+    [['chambers', 'list', '-o', 'yaml'], /yaml/],
+    [['chambers', 'list', '--json', '-o', 'csv'], /--json/],
+    [['chambers', 'list', '--fields', ','], /--fields/],
+    [['chambers', 'list', '--timeout', '-1'], /--timeout/],
+    [['chambers', 'get', BIG_CHAMBER, '--include', 'friends'], /--include friends/],
+    [['chambers', 'get'], /missing required argument/],
+    [['members', 'list'], /missing required argument/],
+  ])('%j: exit 2, an error line, no request', async (args, message) => {
+    sandbox().reset()
+    const { code, stdout, stderr } = await run(args)
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(/^error: /)
+    expect(stderr).toMatch(message)
+    expect(sandbox().requests).toEqual([])
+  })
+
+  it('exits 2 with a usage error as JSON on stderr with --json', async () => {
+    const { code, stderr } = await run(['chambers', 'list', '--all', '--page', '2', '--json'])
+    expect(code).toBe(2)
+    expect(errorJson(stderr).error).toMatchObject({ status: null, code: 'usage' })
+  })
+
+  it('exits 2 on a bad CHAMBERCTL_TIMEOUT', async () => {
+    const { code, stderr } = await run(['chambers', 'list'], {
+      env: { CHAMBERCTL_TIMEOUT: 'soon' },
+    })
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^error: CHAMBERCTL_TIMEOUT/)
+  })
+
+  it('prints help on stdout and exits 0 with --help', async () => {
+    const { code, stdout } = await run(['chambers', 'list', '--help'])
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/--per-page/)
+    expect(stdout).toMatch(/--all/)
+  })
+})
+
+describe('exit 3: not found', () => {
+  it.each([
+    [['chambers', 'get', 'ch_9999']],
+    [['members', 'list', 'ch_9999']],
+    [['events', 'list', 'ch_9999']],
+  ])('%j', async (args) => {
+    const { code, stdout, stderr } = await run(args)
+    expect(code).toBe(3)
+    expect(stdout).toBe('')
+    expect(stderr).toBe('error: chamber ch_9999 not found (HTTP 404)\n')
+  })
+
+  it('adds {"error": {...}} on stderr with --json and with -o ndjson', async () => {
+    for (const flags of [['--json'], ['-o', 'ndjson']]) {
+      const { code, stdout, stderr } = await run(['chambers', 'get', 'ch_9999', ...flags])
+      expect(code).toBe(3)
+      expect(stdout).toBe('')
+      expect(lines(stderr)[0]).toMatch(/^error: chamber ch_9999 not found/)
+      expect(errorJson(stderr)).toEqual({
+        error: {
+          status: 404,
+          code: 'not_found',
+          message: expect.stringContaining('ch_9999') as string,
+          fields: {},
+        },
+      })
+    }
+  })
+
+  it('writes no JSON object without --json', async () => {
+    const { stderr } = await run(['chambers', 'get', 'ch_9999', '-o', 'csv'])
+    expect(stderr).not.toContain('{')
+  })
+})
+
+describe('exit 4: authentication', () => {
+  it('without any credentials', async () => {
+    sandbox().reset()
+    const { code, stderr } = await runBare(['chambers', 'list'])
+    expect(code).toBe(4)
+    expect(stderr).toMatch(/^error: not logged in/)
+    expect(sandbox().requests).toEqual([])
+  })
+
+  it('with a base URL but no credentials for it', async () => {
+    sandbox().reset()
+    const { code } = await runBare(['chambers', 'list', '--base-url', sandbox().v2])
+    expect(code).toBe(4)
+    expect(sandbox().requests).toEqual([])
+  })
+
+  it('with a wrong client secret: invalid_client', async () => {
+    const { code, stderr } = await run(['chambers', 'list', '--json'], {
+      env: { CHAMBERCTL_CLIENT_SECRET: 'not-the-secret' },
+    })
+    expect(code).toBe(4)
+    expect(stderr).toMatch(/^error: .*client authentication failed/)
+    expect(errorJson(stderr).error).toMatchObject({ status: 401, code: 'invalid_client' })
+  })
+
+  it('with a CHAMBERCTL_TOKEN the server rejects: one request, no refresh possible', async () => {
+    sandbox().reset()
+    const { code, stderr } = await runBare(['chambers', 'list'], {
+      env: { CHAMBERCTL_BASE_URL: sandbox().v2, CHAMBERCTL_TOKEN: 'sbx_v2_forged' },
+    })
+    expect(code).toBe(4)
+    expect(stderr).toMatch(/^error: .*not valid/)
+    expect(sandbox().requests.map((r) => [r.method, r.status])).toEqual([['GET', 401]])
+  })
+
+  it('with a v1 token on the v2 API', async () => {
+    const token = await run(['auth', 'token'], { env: credentialsEnv(sandbox(), sandbox().v1) })
+    expect(token.code).toBe(0)
+    const { code } = await runBare(['chambers', 'list'], {
+      env: { CHAMBERCTL_BASE_URL: sandbox().v2, CHAMBERCTL_TOKEN: token.stdout.trim() },
+    })
+    expect(code).toBe(4)
+  })
+})
+
+describe('exit 5: network', () => {
+  it('on a refused connection, after 3 attempts', async () => {
+    const url = await closedPortUrl()
+    const { code, stdout, stderr } = await run(['chambers', 'list', '--debug'], {
+      env: { CHAMBERCTL_BASE_URL: url },
+    })
+    expect(code).toBe(5)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(/^error: cannot reach 127\.0\.0\.1:\d+: ECONNREFUSED$/m)
+    expect(stderr.match(/^debug: POST .* → failed/gm)).toHaveLength(3)
+  })
+
+  it('when every attempt times out (--timeout 0.05 against 2 s of latency)', async () => {
+    await withSandbox({ latencyMs: 2_000 }, async (slow) => {
+      const started = performance.now()
+      const { code, stderr } = await runBare(['chambers', 'list', '--timeout', '0.05', '--debug'], {
+        env: { CHAMBERCTL_BASE_URL: slow.v2, CHAMBERCTL_TOKEN: 'any' },
+      })
+      expect(code).toBe(5)
+      expect(stderr).toMatch(/^error: no answer from 127\.0\.0\.1:\d+ within 0\.05 s$/m)
+      expect(stderr.match(/^debug: GET .* → timeout .*attempt [123]\/3/gm)).toHaveLength(3)
+      expect(performance.now() - started).toBeLessThan(1_900)
+    })
+  })
+
+  it('with CHAMBERCTL_TIMEOUT as well', async () => {
+    await withSandbox({ latencyMs: 2_000 }, async (slow) => {
+      const { code } = await runBare(['chambers', 'get', BIG_CHAMBER], {
+        env: { CHAMBERCTL_BASE_URL: slow.v2, CHAMBERCTL_TOKEN: 'any', CHAMBERCTL_TIMEOUT: '0.05' },
+      })
+      expect(code).toBe(5)
+    })
+  })
+})
+
+describe('exit 1: server errors', () => {
+  it('on a 500, which is not retried', async () => {
+    // failRate 1 fails every request; random 0 picks the first injected answer, a 500.
+    await withSandbox({ failRate: 1, random: () => 0 }, async (failing) => {
+      const { code, stdout, stderr } = await runBare(['chambers', 'list', '--json'], {
+        env: { CHAMBERCTL_BASE_URL: failing.v2, CHAMBERCTL_TOKEN: 'any' },
+      })
+      expect(code).toBe(1)
+      expect(stdout).toBe('')
+      expect(lines(stderr)[0]).toMatch(/^error: injected failure.*500/)
+      expect(errorJson(stderr).error).toMatchObject({ status: 500, code: 'server_error' })
+      expect(failing.requests.map((r) => r.status)).toEqual([500])
+    })
+  })
+
+  it('on a 503 after three attempts', async () => {
+    // 0.4 * 3 → index 1: a 503 with Retry-After: 1 (so this test waits 2 s).
+    await withSandbox({ failRate: 1, random: () => 0.4 }, async (failing) => {
+      const { code, stderr } = await runBare(['chambers', 'list'], {
+        env: { CHAMBERCTL_BASE_URL: failing.v2, CHAMBERCTL_TOKEN: 'any' },
+      })
+      expect(code).toBe(1)
+      expect(stderr).toMatch(/^error: .*503/)
+      expect(failing.requests.map((r) => r.status)).toEqual([503, 503, 503])
+    })
+  })
+})
+
+describe('tolerance: a body that is not the API', () => {
+  it.each([
+    [200, 1, /^error: the server's answer is not JSON \(HTTP 200\): <html>.*Proxy says hi/],
+    [500, 1, /^error: HTTP 500 from the server: <html>.*Proxy says hi/],
+    [404, 3, /^error: HTTP 404 from the server: <html>/],
+  ])(
+    'an HTML page with status %i: exit %i, the status and an excerpt',
+    async (status, exit, message) => {
+      const server = createServer((_req, res) => {
+        res.writeHead(status, { 'content-type': 'text/html' })
+        res.end('<html><body>Proxy says hi</body></html>')
+      })
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      try {
+        const { port } = server.address() as AddressInfo
+        const { code, stdout, stderr } = await runBare(['chambers', 'list'], {
+          env: { CHAMBERCTL_BASE_URL: `http://127.0.0.1:${port}/v2`, CHAMBERCTL_TOKEN: 'any' },
+        })
+        expect(code).toBe(exit)
+        expect(stdout).toBe('')
+        expect(lines(stderr)).toHaveLength(1)
+        expect(stderr).toMatch(message)
+      } finally {
+        await new Promise((resolve) => server.close(resolve))
+      }
+    },
+  )
+})
+
+describe('error colour', () => {
+  it('makes the label red on a TTY stderr, plain with NO_COLOR or in a pipe', async () => {
+    const tty = await run(['chambers', 'get', 'ch_9999'], { stderrIsTTY: true })
+    expect(tty.stderr.startsWith('\u001b[31merror:\u001b[39m chamber ch_9999')).toBe(true)
+    const off = await run(['chambers', 'get', 'ch_9999'], {
+      stderrIsTTY: true,
+      env: { NO_COLOR: '1' },
+    })
+    expect(off.stderr).toMatch(/^error: chamber ch_9999/)
+    const forced = await run(['chambers', 'get', 'ch_9999'], { env: { FORCE_COLOR: '1' } })
+    expect(forced.stderr.startsWith('\u001b[31merror:')).toBe(true)
+  })
+})
+
+describe('stack traces', () => {
+  it('never on an expected failure without --debug', async () => {
+    const { stderr } = await run(['chambers', 'get', 'ch_9999'])
+    expect(lines(stderr)).toHaveLength(1)
+    expect(stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('with --debug', async () => {
+    const { stderr } = await run(['chambers', 'get', 'ch_9999', '--debug'])
+    expect(stderr).toMatch(/\n\s+at /)
+  })
+})

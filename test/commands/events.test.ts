@@ -1,0 +1,151 @@
+// `events list` (v2): output formats, --status, --from/--to, paging.
+import { describe, expect, it } from 'vitest'
+import { demoDataset } from '../../src/sandbox/demo-data.js'
+import {
+  ANSI,
+  BIG_CHAMBER,
+  NOW,
+  idsOf,
+  lines,
+  ndjson,
+  parseCsv,
+  tsvColumn,
+  useCommands,
+  useSandbox,
+} from '../helpers/cli.js'
+
+// NOW is 2025-06-18: the demo events of ch_0001 start 7, -23, 29, 23, -62, 62, -88, 84 and -28
+// days from that day at 17:00 UTC.
+const sandbox = useSandbox({ now: () => NOW })
+const { run } = useCommands(sandbox)
+const events = demoDataset(NOW).events.filter((e) => e.chamber_id === BIG_CHAMBER)
+const COLUMNS = ['id', 'title', 'status', 'starts_at', 'ends_at', 'location']
+
+describe('events list: output formats', () => {
+  it('prints a table on a TTY', async () => {
+    const { code, stdout } = await run(['events', 'list', BIG_CHAMBER], {
+      stdoutIsTTY: true,
+      stdoutWidth: 240,
+      env: { NO_COLOR: '1' },
+    })
+    expect(code).toBe(0)
+    const header = lines(stdout)[1]!
+      .split('│')
+      .map((cell) => cell.trim())
+    expect(header.filter(Boolean)).toEqual(COLUMNS)
+    for (const event of events) expect(stdout).toContain(event.title)
+    expect(stdout).not.toMatch(ANSI)
+  })
+
+  it('prints TSV rows without a header in a pipe', async () => {
+    const { code, stdout } = await run(['events', 'list', BIG_CHAMBER])
+    expect(code).toBe(0)
+    const rows = lines(stdout).map((line) => line.split('\t'))
+    expect(rows.map((row) => row[0])).toEqual(idsOf(events))
+    expect(rows[0]).toEqual([
+      'ev_0001',
+      events[0]!.title,
+      'upcoming',
+      '2025-06-25T17:00:00.000Z',
+      '2025-06-25T20:00:00.000Z',
+      events[0]!.location,
+    ])
+  })
+
+  it('prints JSON, ndjson and CSV, with --fields', async () => {
+    expect(JSON.parse((await run(['events', 'list', BIG_CHAMBER, '--json'])).stdout)).toEqual(
+      events,
+    )
+    expect(ndjson((await run(['events', 'list', BIG_CHAMBER, '-o', 'ndjson'])).stdout)).toEqual(
+      events,
+    )
+    const csv = parseCsv((await run(['events', 'list', BIG_CHAMBER, '-o', 'csv'])).stdout)
+    expect(csv[0]).toEqual(COLUMNS)
+    expect(csv).toHaveLength(events.length + 1)
+    const picked = await run(['events', 'list', BIG_CHAMBER, '--json', '--fields', 'id,status'])
+    expect((JSON.parse(picked.stdout) as unknown[])[3]).toEqual({
+      id: 'ev_0004',
+      status: 'canceled',
+    })
+    const tsv = await run(['events', 'list', BIG_CHAMBER, '--fields', 'status'])
+    expect(lines(tsv.stdout)).toEqual(events.map((e) => e.status))
+  })
+
+  it('pages with --per-page/--page and --limit', async () => {
+    const page = await run(['events', 'list', BIG_CHAMBER, '--page', '2', '--per-page', '4'])
+    expect(tsvColumn(page.stdout)).toEqual(['ev_0005', 'ev_0006', 'ev_0007', 'ev_0008'])
+    const limited = await run(['events', 'list', BIG_CHAMBER, '--limit', '5', '--per-page', '2'])
+    expect(tsvColumn(limited.stdout)).toEqual(idsOf(events.slice(0, 5)))
+  })
+})
+
+describe('events list: filters', () => {
+  it.each([
+    ['upcoming', ['ev_0001', 'ev_0003', 'ev_0006', 'ev_0008']],
+    ['past', ['ev_0002', 'ev_0005', 'ev_0007']],
+    ['canceled', ['ev_0004', 'ev_0009']],
+  ])('--status %s', async (status, expected) => {
+    const { code, stdout } = await run(['events', 'list', BIG_CHAMBER, '--status', status])
+    expect(code).toBe(0)
+    expect(tsvColumn(stdout)).toEqual(expected)
+    expect(idsOf(events.filter((e) => e.status === status))).toEqual(expected)
+  })
+
+  it('--from and --to select the events overlapping the range', async () => {
+    const { code, stdout } = await run([
+      'events',
+      'list',
+      BIG_CHAMBER,
+      '--from',
+      '2025-06-01',
+      '--to',
+      '2025-07-31',
+    ])
+    expect(code).toBe(0)
+    expect(tsvColumn(stdout)).toEqual(['ev_0001', 'ev_0003', 'ev_0004'])
+  })
+
+  it('--to alone, a full timestamp, and --status combined', async () => {
+    const past = await run(['events', 'list', BIG_CHAMBER, '--to', '2025-06-18T00:00:00Z'])
+    expect(tsvColumn(past.stdout)).toEqual(['ev_0002', 'ev_0005', 'ev_0007', 'ev_0009'])
+    const both = await run([
+      'events',
+      'list',
+      BIG_CHAMBER,
+      '--from',
+      '2025-06-01',
+      '--status',
+      'upcoming',
+    ])
+    expect(tsvColumn(both.stdout)).toEqual(['ev_0001', 'ev_0003', 'ev_0006', 'ev_0008'])
+  })
+
+  it('refuses a malformed date before any request: exit 2', async () => {
+    sandbox().reset()
+    const { code, stderr } = await run(['events', 'list', BIG_CHAMBER, '--from', 'next tuesday'])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^error: --from next tuesday/)
+    expect(sandbox().requests).toEqual([])
+  })
+
+  it('turns the server 422 for --from after --to into exit 2 with the field', async () => {
+    const { code, stderr } = await run([
+      'events',
+      'list',
+      BIG_CHAMBER,
+      '--from',
+      '2025-07-01',
+      '--to',
+      '2025-06-01',
+    ])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^error: /)
+    expect(stderr).toContain('filter[date_to]')
+  })
+
+  it('refuses an unknown status: exit 2', async () => {
+    const { code, stderr } = await run(['events', 'list', BIG_CHAMBER, '--status', 'soon'])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/soon/)
+  })
+})

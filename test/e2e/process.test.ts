@@ -1,0 +1,154 @@
+// The built binary as a process: stdin that is not a TTY, login/status/logout with files on disk,
+// and `chamberctl sandbox` as a long-running child stopped by SIGTERM.
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import {
+  CHAMBER_IDS,
+  lines,
+  loginArgs,
+  modeOf,
+  tsvColumn,
+  useSandbox,
+  useTempDirs,
+} from '../helpers/cli.js'
+import { runCli, startCli } from '../helpers/run-cli.js'
+
+const POSIX = process.platform !== 'win32'
+const sandbox = useSandbox()
+const tempDir = useTempDirs('chamberctl-e2e-')
+
+describe('stdin that is not a TTY', () => {
+  it.each(['ignore', 'closed', 'open'] as const)(
+    'login with stdin %s exits 2 at once, naming the missing flags',
+    async (stdin) => {
+      const { code, stdout, stderr } = await runCli(['login'], {
+        configDir: tempDir(),
+        stdin,
+        timeoutMs: 5_000,
+      })
+      expect(code).toBe(2)
+      expect(stdout).toBe('')
+      expect(stderr).toBe(
+        'error: missing --base-url, --client-id, --client-secret-stdin (cannot prompt here)\n',
+      )
+    },
+  )
+
+  it('login --client-secret-stdin with stdin ignored: exit 2, stdin was empty', async () => {
+    const { code, stderr } = await runCli(loginArgs(sandbox()), {
+      configDir: tempDir(),
+      stdin: 'ignore',
+      timeoutMs: 5_000,
+    })
+    expect(code).toBe(2)
+    expect(stderr).toBe('error: --client-secret-stdin: stdin was empty\n')
+  })
+
+  it('a read command with an open, silent stdin does not wait for it', async () => {
+    const { code, stdout } = await runCli(['chambers', 'list', '--sandbox'], {
+      configDir: tempDir(),
+      stdin: 'open',
+      timeoutMs: 5_000,
+    })
+    expect(code).toBe(0)
+    expect(tsvColumn(stdout)).toEqual(CHAMBER_IDS)
+  })
+})
+
+describe('login, auth status, logout', () => {
+  it('stores a private profile, reports it, and forgets its secrets', async () => {
+    const configDir = path.join(tempDir(), 'config')
+    const file = path.join(configDir, 'config.json')
+    const { clientId, clientSecret } = sandbox().sandbox.credentials
+
+    const login = await runCli(loginArgs(sandbox()), {
+      configDir,
+      stdin: { text: `${clientSecret}\n` },
+    })
+    expect(login.code, login.stderr).toBe(0)
+    expect(login.stdout).toBe('')
+    expect(login.stderr).toMatch(/^Logged in to .* as client sandbox-client \(profile default\)/)
+    if (POSIX) {
+      expect(modeOf(configDir)).toBe(0o700)
+      expect(modeOf(file)).toBe(0o600)
+    }
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as {
+      profiles: { default: Record<string, unknown> }
+    }
+    expect(stored.profiles.default).toMatchObject({
+      base_url: sandbox().v2,
+      client_id: clientId,
+      client_secret: clientSecret,
+      access_token: expect.stringMatching(/^sbx_v2_/) as string,
+    })
+
+    const status = await runCli(['auth', 'status'], { configDir })
+    expect(status.code, status.stderr).toBe(0)
+    const row = lines(status.stdout)[0]!.split('\t')
+    expect(row.slice(0, 6)).toEqual(['default', 'true', sandbox().v2, 'v2', clientId, 'stored'])
+    expect(status.stderr).toBe('Profile default can authenticate\n')
+
+    const list = await runCli(['chambers', 'list', '--limit', '3'], { configDir })
+    expect(tsvColumn(list.stdout)).toEqual(CHAMBER_IDS.slice(0, 3))
+
+    const logout = await runCli(['logout'], { configDir })
+    expect(logout.code).toBe(0)
+    const after = JSON.parse(readFileSync(file, 'utf8')) as { profiles: Record<string, unknown> }
+    expect(after.profiles.default).toEqual({ base_url: sandbox().v2, client_id: clientId })
+    if (POSIX) expect(modeOf(file)).toBe(0o600)
+
+    const denied = await runCli(['auth', 'status'], { configDir })
+    expect(denied.code).toBe(4)
+    expect(lines(denied.stderr)).toEqual([
+      expect.stringMatching(/^error: profile default cannot authenticate/) as string,
+    ])
+  })
+
+  it('writes nothing for a wrong secret', async () => {
+    const configDir = tempDir()
+    const { code, stderr } = await runCli(loginArgs(sandbox()), {
+      configDir,
+      stdin: { text: 'nope' },
+    })
+    expect(code).toBe(4)
+    expect(lines(stderr)).toHaveLength(1)
+    const file = path.join(configDir, 'config.json')
+    if (existsSync(file)) expect(readFileSync(file, 'utf8')).not.toContain('access_token')
+  })
+})
+
+describe('chamberctl sandbox', () => {
+  it('serves on --port 0, answers the CLI, and exits 0 on SIGTERM', async () => {
+    const configDir = tempDir()
+    const server = startCli(['sandbox', '--port', '0'], {
+      configDir,
+      stdin: 'ignore',
+      timeoutMs: 15_000,
+    })
+    try {
+      const [, v2] = await server.waitFor('stdout', /^v2 base URL: +(http:\/\/\S+\/v2)$/m)
+      const [, secret] = await server.waitFor('stdout', /^client secret: +(\S+)$/m)
+      const list = await runCli(['chambers', 'list', '--type', 'subsidiary'], {
+        configDir,
+        env: {
+          CHAMBERCTL_BASE_URL: v2!,
+          CHAMBERCTL_CLIENT_ID: 'sandbox-client',
+          CHAMBERCTL_CLIENT_SECRET: secret!,
+        },
+      })
+      expect(list.code, list.stderr).toBe(0)
+      expect(tsvColumn(list.stdout)).toEqual(CHAMBER_IDS.slice(4))
+      await server.waitFor('stderr', /GET \/v2\/chambers\?\S* 200/)
+    } finally {
+      server.child.kill('SIGTERM')
+    }
+    const { code, signal, stdout, stderr } = await server.exited
+    expect(signal).toBeNull()
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^v1 base URL: +http:\/\/127\.0\.0\.1:\d+\/v1$/m)
+    expect(stdout).toMatch(/^client id: +sandbox-client$/m)
+    expect(stderr).toMatch(/POST \/v2\/auth\/token 200/)
+    expect(stderr).toMatch(/Stopping \(SIGTERM\)/)
+  })
+})

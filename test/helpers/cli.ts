@@ -1,0 +1,332 @@
+// Shared by the command tests (in-process `main`) and the end-to-end tests (the built binary): a
+// real sandbox on an ephemeral port with its request log, private temp config directories, and a
+// recording proxy for the one thing the sandbox's log does not show, request headers.
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createServer, request as httpRequest } from 'node:http'
+import type { IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { PassThrough } from 'node:stream'
+import type { Readable } from 'node:stream'
+import { afterAll, afterEach, beforeAll } from 'vitest'
+import { main } from '../../src/cli/main.js'
+import type { Profile } from '../../src/config/profiles.js'
+import { startSandbox } from '../../src/sandbox/server.js'
+import type { RequestLogEntry, Sandbox, SandboxOptions } from '../../src/sandbox/server.js'
+import { createTestIO } from './test-io.js'
+
+// The sandbox clock of the command tests: demo event dates are anchored on this day.
+export const NOW = Date.UTC(2025, 5, 18, 10, 30, 0)
+export const BIG_CHAMBER = 'ch_0001'
+export const BIG_CHAMBER_MEMBERS = 260
+export const CHAMBER_IDS = Array.from(
+  { length: 10 },
+  (_, i) => `ch_${String(i + 1).padStart(4, '0')}`,
+)
+
+export type SandboxFixture = {
+  sandbox: Sandbox
+  v1: string
+  v2: string
+  // Every request the sandbox answered, in order; cleared with reset().
+  requests: RequestLogEntry[]
+  reset(): void
+  close(): Promise<void>
+}
+
+export async function openSandbox(options: SandboxOptions = {}): Promise<SandboxFixture> {
+  const requests: RequestLogEntry[] = []
+  const sandbox = await startSandbox({
+    port: 0,
+    ...options,
+    onRequest: (entry) => {
+      requests.push(entry)
+      options.onRequest?.(entry)
+    },
+  })
+  return {
+    sandbox,
+    v1: sandbox.baseUrl('v1'),
+    v2: sandbox.baseUrl('v2'),
+    requests,
+    reset: () => void requests.splice(0),
+    close: () => sandbox.close(),
+  }
+}
+
+// One sandbox for a whole file: started in beforeAll, closed in afterAll.
+export function useSandbox(options: SandboxOptions = {}): () => SandboxFixture {
+  let fixture: SandboxFixture | undefined
+  beforeAll(async () => {
+    fixture = await openSandbox(options)
+  })
+  afterAll(async () => {
+    await fixture?.close()
+  })
+  return () => {
+    if (!fixture) throw new Error('the sandbox is started in beforeAll')
+    return fixture
+  }
+}
+
+// A sandbox of its own for one test (its own clock, latency or failures), always closed.
+export async function withSandbox<T>(
+  options: SandboxOptions,
+  test: (fixture: SandboxFixture) => Promise<T>,
+): Promise<T> {
+  const fixture = await openSandbox(options)
+  try {
+    return await test(fixture)
+  } finally {
+    await fixture.close()
+  }
+}
+
+// A fresh private directory per call, removed after the test that asked for it.
+export function useTempDirs(prefix = 'chamberctl-test-'): () => string {
+  const made: string[] = []
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true })
+  })
+  return () => {
+    const dir = mkdtempSync(path.join(tmpdir(), prefix))
+    made.push(dir)
+    return dir
+  }
+}
+
+// The environment a CI job would set to use the sandbox without `login`.
+export function credentialsEnv(fixture: SandboxFixture, baseUrl = fixture.v2): NodeJS.ProcessEnv {
+  return {
+    CHAMBERCTL_BASE_URL: baseUrl,
+    CHAMBERCTL_CLIENT_ID: fixture.sandbox.credentials.clientId,
+    CHAMBERCTL_CLIENT_SECRET: fixture.sandbox.credentials.clientSecret,
+  }
+}
+
+// `login` as a script runs it: every value as a flag, the secret to be written to stdin.
+export function loginArgs(fixture: SandboxFixture, baseUrl = fixture.v2): string[] {
+  const { clientId } = fixture.sandbox.credentials
+  return ['login', '--base-url', baseUrl, '--client-id', clientId, '--client-secret-stdin']
+}
+
+export type RunOptions = {
+  env?: NodeJS.ProcessEnv
+  stdoutIsTTY?: boolean
+  stderrIsTTY?: boolean
+  stdinIsTTY?: boolean
+  stdoutWidth?: number
+  // Text that stdin yields before it ends, or a stream the test writes to as it likes.
+  stdin?: string | Readable
+}
+
+export type RunResult = { code: number; stdout: string; stderr: string }
+
+// Runs `chamberctl ...args` in this process through main(), with buffered streams.
+export async function runMain(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const test = createTestIO({
+    stdoutIsTTY: options.stdoutIsTTY,
+    stderrIsTTY: options.stderrIsTTY,
+    stdinIsTTY: options.stdinIsTTY,
+    stdoutWidth: options.stdoutWidth,
+    env: options.env,
+    stdin: typeof options.stdin === 'string' ? options.stdin : undefined,
+  })
+  const io =
+    options.stdin !== undefined && typeof options.stdin !== 'string'
+      ? { ...test.io, in: options.stdin }
+      : test.io
+  const code = await main(['node', 'chamberctl', ...args], io)
+  return { code, stdout: test.stdout(), stderr: test.stderr() }
+}
+
+// Like runMain, but hands over stdin and stderr while the command runs, for prompts.
+export function startMain(args: string[], options: Omit<RunOptions, 'stdin'> = {}) {
+  const stdin = new PassThrough()
+  const test = createTestIO({
+    stdoutIsTTY: options.stdoutIsTTY,
+    stderrIsTTY: options.stderrIsTTY,
+    stdinIsTTY: options.stdinIsTTY,
+    env: options.env,
+  })
+  const done = main(['node', 'chamberctl', ...args], { ...test.io, in: stdin }).then((code) => ({
+    code,
+    stdout: test.stdout(),
+    stderr: test.stderr(),
+  }))
+  return { stdin, stderr: test.stderr, done }
+}
+
+// Resolves once `read()` matches, checking on every turn of the event loop; rejects after
+// `timeoutMs` so that a missing line fails the test instead of hanging it.
+export async function until(
+  read: () => string,
+  pattern: RegExp,
+  timeoutMs = 5_000,
+): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const match = read().match(pattern)
+    if (match) return match
+    if (Date.now() > deadline) {
+      throw new Error(`no ${pattern} within ${timeoutMs} ms in:\n${read()}`)
+    }
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
+// The base URL of a port nothing listens on: a server is started on a free port and closed.
+export async function closedPortUrl(version = 'v2'): Promise<string> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return `http://127.0.0.1:${port}/${version}`
+}
+
+export type RecordedRequest = { method: string; url: string; headers: IncomingHttpHeaders }
+
+export type Recorder = {
+  // The origin; the API versions live under baseUrl(version).
+  url: string
+  baseUrl(version: 'v1' | 'v2'): string
+  requests: RecordedRequest[]
+  close(): Promise<void>
+}
+
+// A pass-through HTTP proxy in front of a sandbox that records every request's headers.
+export async function startRecorder(target: Sandbox): Promise<Recorder> {
+  const requests: RecordedRequest[] = []
+  const server = createServer((req, res) => {
+    requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers })
+    const upstream = httpRequest(
+      `${target.url}${req.url ?? '/'}`,
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      },
+    )
+    upstream.on('error', () => res.destroy())
+    req.pipe(upstream)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  const url = `http://127.0.0.1:${port}`
+  return {
+    url,
+    baseUrl: (version) => `${url}/${version}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}
+
+export function configFile(dir: string): string {
+  return path.join(dir, 'config.json')
+}
+
+export function readProfiles(dir: string): Record<string, Profile> {
+  const text = readFileSync(configFile(dir), 'utf8')
+  return (JSON.parse(text) as { profiles?: Record<string, Profile> }).profiles ?? {}
+}
+
+export function readProfile(dir: string, name = 'default'): Profile {
+  const profile = readProfiles(dir)[name]
+  if (!profile) throw new Error(`no profile ${name} in ${configFile(dir)}`)
+  return profile
+}
+
+// Edits a profile behind chamberctl's back, as a user (or time) would.
+export function patchProfile(dir: string, patch: Partial<Profile>, name = 'default'): void {
+  const file = configFile(dir)
+  const config = JSON.parse(readFileSync(file, 'utf8')) as { profiles: Record<string, Profile> }
+  config.profiles[name] = { ...config.profiles[name], ...patch }
+  writeFileSync(file, JSON.stringify(config))
+}
+
+export function modeOf(file: string): number {
+  return statSync(file).mode & 0o777
+}
+
+export function lines(text: string): string[] {
+  return text.split('\n').filter((line) => line !== '')
+}
+
+export function tsvColumn(text: string, column = 0): string[] {
+  return lines(text).map((line) => line.split('\t')[column] ?? '')
+}
+
+export function ndjson<T = Record<string, unknown>>(text: string): T[] {
+  return lines(text).map((line) => JSON.parse(line) as T)
+}
+
+export function idsOf(records: readonly unknown[]): string[] {
+  return records.map((record) => (record as { id: string }).id)
+}
+
+// eslint-disable-next-line no-control-regex
+export const ANSI = /\u001b\[[0-9;]*m/
+
+// RFC 4180: quoted fields may hold commas, doubled quotes and line breaks.
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = []
+  let row: string[] = []
+  let field = ''
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"'
+        i++
+      } else if (char === '"') quoted = false
+      else field += char
+    } else if (char === '"') quoted = true
+    else if (char === ',') {
+      row.push(field)
+      field = ''
+    } else if (char === '\n' || char === '\r') {
+      if (char === '\r' && text[i + 1] === '\n') i++
+      row.push(field)
+      rows.push(row)
+      row = []
+      field = ''
+    } else field += char
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field])
+  return rows
+}
+
+// The command tests' way of running chamberctl: a fresh private config directory per test and
+// the sandbox's credentials in the environment, each overridable per run.
+export function useCommands(fixture: () => SandboxFixture) {
+  const tempDir = useTempDirs('chamberctl-config-')
+  let dir: string | undefined
+  afterEach(() => {
+    dir = undefined
+  })
+  const configDir = () => (dir ??= tempDir())
+  return {
+    configDir,
+    // A temp directory besides the test's config directory (a second profile home, say).
+    tempDir,
+    run(args: string[], options: RunOptions = {}): Promise<RunResult> {
+      return runMain(args, {
+        ...options,
+        env: { CHAMBERCTL_CONFIG_DIR: configDir(), ...credentialsEnv(fixture()), ...options.env },
+      })
+    },
+    // Without the sandbox's credentials: only what the test gives (and the config directory).
+    runBare(args: string[], options: RunOptions = {}): Promise<RunResult> {
+      return runMain(args, {
+        ...options,
+        env: { CHAMBERCTL_CONFIG_DIR: configDir(), ...options.env },
+      })
+    },
+  }
+}
