@@ -262,29 +262,24 @@ async function printPlan(fixture: Fixture, existing: Existing | undefined, ctx: 
   const ordered = [...fixture.chambers].sort((a, b) => depth(a) - depth(b))
   const planned = new Map<string, string | undefined>()
   const steps: Record<string, unknown>[] = []
+  const step = (kind: string, chamber: string, name: string, existingId: string | undefined) =>
+    steps.push({
+      step: steps.length + 1,
+      action: existingId ? 'skip' : 'create',
+      kind,
+      chamber,
+      name,
+      id: existingId ?? null,
+    })
   for (const chamber of ordered) {
     const hqId = chamber.hq ? planned.get(chamber.hq) : (chamber.body.hq_id ?? undefined)
     const found =
       hqId === undefined && chamber.hq ? undefined : existing?.chamber(chamber.body, hqId)
     planned.set(chamber.key, found)
-    steps.push({
-      step: steps.length + 1,
-      action: found ? 'skip' : 'create',
-      kind: 'chamber',
-      chamber: chamber.key,
-      name: chamber.body.name,
-      id: found ?? null,
-    })
+    step('chamber', chamber.key, chamber.body.name, found)
     for (const member of chamber.members) {
       const id = found && existing ? await existing.member(found, member.body.email) : undefined
-      steps.push({
-        step: steps.length + 1,
-        action: id ? 'skip' : 'create',
-        kind: 'member',
-        chamber: chamber.key,
-        name: member.body.email,
-        id: id ?? null,
-      })
+      step('member', chamber.key, member.body.email, id)
     }
   }
   await writeList(ctx.io, steps, {
