@@ -1,7 +1,9 @@
 // Bundles the CLI into dist/: one small entry chunk, and a chunk per lazily imported command or
 // heavy module, so that `chamberctl --version` loads almost nothing.
 import { build } from 'esbuild'
-import { readFile, rename, rm } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -36,4 +38,30 @@ export async function buildCli() {
   await rm(old, { recursive: true, force: true })
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await buildCli()
+// The shipped completion scripts, as the CLI just built prints them. Not part of buildCli(): the
+// tests build the bundle too, and must see the committed scripts as they are, stale or not.
+export const COMPLETION_FILES = {
+  bash: 'chamberctl.bash',
+  zsh: '_chamberctl',
+  fish: 'chamberctl.fish',
+}
+
+export async function writeCompletions() {
+  await mkdir(`${root}/completions`, { recursive: true })
+  for (const [shell, file] of Object.entries(COMPLETION_FILES)) {
+    // A bare environment: the scripts must not depend on who builds them, or where.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [`${root}/bin/chamberctl.js`, 'completion', shell],
+      { env: process.env.SYSTEMROOT ? { SYSTEMROOT: process.env.SYSTEMROOT } : {} },
+    )
+    const target = `${root}/completions/${file}`
+    const current = await readFile(target, 'utf8').catch(() => undefined)
+    if (current !== stdout) await writeFile(target, stdout)
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await buildCli()
+  await writeCompletions()
+}

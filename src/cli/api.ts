@@ -6,7 +6,7 @@ import v8 from 'node:v8'
 import { TokenManager } from '../api/auth.js'
 import type { CachedToken } from '../api/auth.js'
 import { apiVersionOf, createClient, requestToken } from '../api/client.js'
-import type { Client } from '../api/client.js'
+import type { Client, ClientOptions } from '../api/client.js'
 import { ApiError } from '../api/errors.js'
 import { configDir, ensureConfigDir } from '../config/dir.js'
 import type { Profile } from '../config/profiles.js'
@@ -34,7 +34,13 @@ export async function buildClient(ctx: Context): Promise<Client> {
   return clientFor(ctx, connection)
 }
 
-export function clientFor(ctx: Context, connection: Connection): Client {
+// `transport` lets a caller bring its own dispatcher and backoff timer (completion does, to drop
+// a lookup that ran out of time).
+export function clientFor(
+  ctx: Context,
+  connection: Connection,
+  transport: Pick<ClientOptions, 'dispatcher' | 'sleep'> = {},
+): Client {
   if (!apiVersionOf(connection.baseUrl)) {
     throw new UsageError(
       `base URL ${connection.baseUrl} must be an http(s) URL ending in /v1 or /v2`,
@@ -56,6 +62,7 @@ export function clientFor(ctx: Context, connection: Connection): Client {
     timeoutMs: ctx.globals.timeoutMs,
     tokens,
     trace: ctx.globals.debug ? (line) => ctx.io.err.write(`debug: ${line}\n`) : undefined,
+    ...transport,
   })
   ctx.cleanup.push(() => client.close())
   return client

@@ -4,6 +4,7 @@ import { Command } from 'commander'
 import { registerApi } from '../commands/api/index.js'
 import { registerAuth } from '../commands/auth/index.js'
 import { registerChambers } from '../commands/chambers/index.js'
+import { registerCompletion } from '../commands/completion/index.js'
 import { registerEvents } from '../commands/events/index.js'
 import { registerMembers } from '../commands/members/index.js'
 import { registerSandbox } from '../commands/sandbox/index.js'
@@ -26,7 +27,12 @@ export function createProgram(ctx: Context): Command {
     })
     .showSuggestionAfterError()
   declareGlobals(program).hook('preAction', (_program, action) => {
-    ctx.globals = resolveGlobals(action.optsWithGlobals(), ctx.io)
+    try {
+      ctx.globals = resolveGlobals(action.optsWithGlobals(), ctx.io)
+    } catch (error) {
+      // Completion runs on every TAB and must stay silent; it works without these options.
+      if (action.name() !== '__complete') throw error
+    }
   })
   registerAuth(program, ctx)
   registerChambers(program, ctx)
@@ -35,6 +41,7 @@ export function createProgram(ctx: Context): Command {
   registerSeed(program, ctx)
   registerApi(program, ctx)
   registerSandbox(program, ctx)
+  registerCompletion(program, ctx)
   return program
 }
 

@@ -1,0 +1,118 @@
+// `chamberctl __complete chamber-ids`: the chamber ids of the active server, one per line as
+// id<TAB>name, for the completion scripts. It runs on a TAB, so it answers from a cache of up to
+// a minute when it can, gives the server one second in all, never prompts or traces, and prints
+// nothing at all when anything goes wrong.
+import v8 from 'node:v8'
+import type { Client } from '../../api/client.js'
+import { createDispatcher } from '../../api/client.js'
+import { paginate } from '../../api/paginate.js'
+import { clientFor, resolveConnection } from '../../cli/api.js'
+import type { Context } from '../../cli/context.js'
+import { configDir } from '../../config/dir.js'
+import { readCache, writeCache } from './cache.js'
+import type { CachedChamber } from './cache.js'
+
+// For everything: reading the profile, the token, every page. Past it the lookup is abandoned.
+export const BUDGET_MS = 1000
+// Enough for any list a person would page through with TAB; five pages of 100.
+export const MAX_CHAMBERS = 500
+
+// Where the ids come from: `key` names the server in the cache, `list` asks it, `abandon`
+// drops whatever is still in flight once the answer is no longer wanted.
+type Source = { key: string; list(): Promise<CachedChamber[]>; abandon(): void }
+
+export async function chamberIds(ctx: Context): Promise<void> {
+  ctx.globals = {
+    ...ctx.globals,
+    canPrompt: false,
+    debug: false,
+    quiet: true,
+    timeoutMs: Math.min(ctx.globals.timeoutMs, BUDGET_MS),
+  }
+  let chambers: CachedChamber[]
+  try {
+    chambers = await lookup(ctx)
+  } catch {
+    return
+  }
+  ctx.io.out.write(chambers.map(line).join(''))
+}
+
+async function lookup(ctx: Context): Promise<CachedChamber[]> {
+  const dir = configDir(ctx.io.env)
+  const budget = deadline(BUDGET_MS)
+  let source: Source | undefined
+  try {
+    source = await budget.race(ctx.globals.sandbox ? sandboxSource(ctx) : serverSource(ctx))
+    const cached = await readCache(dir, source.key, Date.now())
+    if (cached) return cached
+    const chambers = await budget.race(source.list())
+    await writeCache(dir, source.key, chambers, Date.now()).catch(() => {})
+    return chambers
+  } finally {
+    budget.clear()
+    source?.abandon()
+  }
+}
+
+// The embedded sandbox runs in this process and answers at once; main closes it afterwards.
+async function sandboxSource(ctx: Context): Promise<Source> {
+  return {
+    key: `sandbox:${ctx.globals.sandbox}`,
+    list: async () => listChambers(await ctx.api()),
+    abandon: () => {},
+  }
+}
+
+// The client ctx.api() would build (same connection and credentials, and a token it obtains is
+// saved to the profile the same way), but on a dispatcher of its own that can be destroyed, and
+// with backoff timers that do not hold the process: an abandoned request or retry must not keep
+// the shell waiting after the deadline.
+async function serverSource(ctx: Context): Promise<Source> {
+  const connection = await resolveConnection(ctx)
+  const dispatcher = createDispatcher()
+  const client = clientFor(ctx, connection, {
+    dispatcher,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),
+  })
+  return {
+    key: connection.baseUrl.replace(/\/+$/, ''),
+    list: () => {
+      // As in buildClient: a one-request process need not wait for V8's optimizing compiler.
+      v8.setFlagsFromString('--liftoff-only')
+      return listChambers(client)
+    },
+    abandon: () => void dispatcher.destroy().catch(() => {}),
+  }
+}
+
+async function listChambers(client: Client): Promise<CachedChamber[]> {
+  const chambers: CachedChamber[] = []
+  const pages = paginate((page) => client.chambers.list(page), { limit: MAX_CHAMBERS })
+  for await (const chamber of pages) {
+    // An id a shell would split or mangle cannot be completed as one word.
+    // eslint-disable-next-line no-control-regex
+    if (/[\s\x00-\x1f\x7f]/.test(chamber.id)) continue
+    chambers.push({ id: chamber.id, name: chamber.name })
+  }
+  return chambers
+}
+
+function line({ id, name }: CachedChamber): string {
+  // eslint-disable-next-line no-control-regex
+  const label = name?.replace(/[\x00-\x1f\x7f]+/g, ' ').trim()
+  return label ? `${id}\t${label}\n` : `${id}\n`
+}
+
+// One timer for the whole lookup: each step races it, and the first to lose ends the lookup.
+function deadline(ms: number) {
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+  })
+  expired.catch(() => {})
+  return {
+    race: <T>(work: Promise<T>): Promise<T> => Promise.race([work, expired]),
+    clear: () => clearTimeout(timer),
+  }
+}

@@ -1,0 +1,33 @@
+// `completion <shell>` prints a script generated from the command tree; the hidden
+// `__complete <what>` is what those scripts call for values only the API knows. Both load their
+// code only when they run.
+import { Argument } from 'commander'
+import type { Command } from 'commander'
+import type { Context } from '../../cli/context.js'
+import { SHELLS } from './shells.js'
+import type { Shell } from './shells.js'
+
+export function registerCompletion(program: Command, ctx: Context): void {
+  program
+    .command('completion')
+    .description('print the shell completion script for bash, zsh or fish')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
+    .action(async (shell: Shell) => {
+      const { completion } = await import('./generate.js')
+      completion({ shell }, program, ctx)
+    })
+
+  // Called by the scripts on every TAB, so it must never fail loudly: anything it does not
+  // understand is answered with nothing.
+  program
+    .command('__complete', { hidden: true })
+    .description('values for the completion scripts, one per line')
+    .argument('[what]', 'chamber-ids')
+    .allowExcessArguments()
+    .allowUnknownOption()
+    .action(async (what: string | undefined) => {
+      if (what !== 'chamber-ids') return
+      const { chamberIds } = await import('./chamber-ids.js')
+      await chamberIds(ctx)
+    })
+}

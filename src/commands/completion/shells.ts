@@ -1,0 +1,3 @@
+// The shells `chamberctl completion` writes scripts for.
+export const SHELLS = ['bash', 'zsh', 'fish'] as const
+export type Shell = (typeof SHELLS)[number]

@@ -1,0 +1,141 @@
+// Completion as a user gets it: the shipped scripts run in bash (COMP_* variables set by hand),
+// zsh (a pseudo-terminal) and fish (`complete -C`), with chamber ids coming from the built CLI
+// against a sandbox in this process.
+import { describe, expect, it } from 'vitest'
+import { CHAMBER_IDS, credentialsEnv, loginArgs, useSandbox, useTempDirs } from '../helpers/cli.js'
+import { runCli } from '../helpers/run-cli.js'
+import { bashComplete, fishComplete, hasShell, wrapperDir, zshComplete } from './helpers.js'
+import type { ShellRun } from './helpers.js'
+
+const sandbox = useSandbox()
+const tempDir = useTempDirs('chamberctl-completion-')
+
+const FORMATS = ['table', 'tsv', 'json', 'ndjson', 'csv']
+
+// The built CLI on PATH as `chamberctl`, the sandbox's credentials, a private config directory.
+function withSandboxEnv(env: NodeJS.ProcessEnv = credentialsEnv(sandbox())): ShellRun {
+  return { pathDir: wrapperDir(tempDir()), env: { CHAMBERCTL_CONFIG_DIR: tempDir(), ...env } }
+}
+
+describe('bash', () => {
+  it.each([
+    ['chamberctl ch', ['chambers']],
+    ['chamberctl chambers ', ['list', 'get', 'create']],
+    ['chamberctl chambers list --type ', ['hq', 'subsidiary']],
+    ['chamberctl members list --status ', ['active', 'inactive', 'pending']],
+    ['chamberctl events list --status p', ['past']],
+    ['chamberctl -o ', FORMATS],
+    ['chamberctl chambers list --json -o nd', ['ndjson']],
+    ['chamberctl completion ', ['bash', 'zsh', 'fish']],
+    ['chamberctl auth ', ['status', 'token']],
+    ['chamberctl chambers get --inc', ['--include']],
+    // Global options after the command, its own options, long and short forms.
+    ['chamberctl members add --', expect.arrayContaining(['--from-file', '--dry-run', '--json'])],
+    ['chamberctl api -', expect.arrayContaining(['-X', '-H', '-i', '-o', '-q', '-h'])],
+    // A value is skipped over: `--type hq` leaves `chambers list` the command.
+    ['chamberctl chambers list --type hq --st', ['--status']],
+    // Flags that take no value, or values nothing can guess, offer nothing.
+    ['chamberctl chambers create --name ', []],
+    ['chamberctl chambers list --all ', []],
+    // Hidden commands are not offered.
+    ['chamberctl __', []],
+  ])('%j → %j', async (line, expected) => {
+    expect(await bashComplete(line)).toEqual(expected)
+  })
+
+  it('--output=<TAB>, split at "=" as bash does, completes the value alone', async () => {
+    const words = ['chamberctl', '--output', '=', 'j']
+    expect(await bashComplete('chamberctl --output=j', { words })).toEqual(['json'])
+  })
+
+  it('options that take a file complete to file names', async () => {
+    const dir = tempDir()
+    const prefix = `${dir}/`
+    const { writeFileSync } = await import('node:fs')
+    writeFileSync(`${dir}/chambers.json`, '{}')
+    expect(await bashComplete(`chamberctl chambers create --from-file ${prefix}ch`)).toEqual([
+      `${dir}/chambers.json`,
+    ])
+    expect(await bashComplete(`chamberctl api /chambers --input ${prefix}`)).toEqual([
+      `${dir}/chambers.json`,
+    ])
+  })
+
+  it.each(['chambers get', 'members list', 'members add', 'events list'])(
+    '`chamberctl %s <TAB>` completes the chamber ids from the server',
+    async (command) => {
+      const ids = await bashComplete(`chamberctl ${command} `, withSandboxEnv())
+      expect(ids).toEqual(CHAMBER_IDS)
+    },
+  )
+
+  it('completes ids by prefix, and only ids (no names)', async () => {
+    expect(await bashComplete('chamberctl chambers get ch_000', withSandboxEnv())).toEqual(
+      CHAMBER_IDS.slice(0, 9),
+    )
+  })
+
+  it('passes --profile from the line on, so the ids come from that profile', async () => {
+    const configDir = tempDir()
+    const login = await runCli([...loginArgs(sandbox()), '--profile', 'other'], {
+      configDir,
+      stdin: { text: `${sandbox().sandbox.credentials.clientSecret}\n` },
+    })
+    expect(login.code, login.stderr).toBe(0)
+    const run = { pathDir: wrapperDir(tempDir()), env: { CHAMBERCTL_CONFIG_DIR: configDir } }
+    // The default profile does not exist: nothing.
+    expect(await bashComplete('chamberctl members list ', run)).toEqual([])
+    expect(await bashComplete('chamberctl --profile other members list ', run)).toEqual(CHAMBER_IDS)
+    expect(await bashComplete('chamberctl members list --profile=other ', run)).toEqual(CHAMBER_IDS)
+  })
+
+  it('passes --base-url on, rejoining the pieces bash splits at ":"', async () => {
+    const { CHAMBERCTL_CLIENT_ID, CHAMBERCTL_CLIENT_SECRET } = credentialsEnv(sandbox())
+    const run = withSandboxEnv({ CHAMBERCTL_CLIENT_ID, CHAMBERCTL_CLIENT_SECRET })
+    const url = sandbox().v2
+    const line = `chamberctl --base-url ${url} chambers get `
+    // http://127.0.0.1:PORT/v2 is five words to bash.
+    const [scheme, rest] = url.split('://') as [string, string]
+    const [host, port] = rest.split(':') as [string, string]
+    const words = ['chamberctl', '--base-url', scheme, ':', `//${host}`, ':', port, 'chambers']
+    expect(await bashComplete(line, { ...run, words: [...words, 'get', ''] })).toEqual(CHAMBER_IDS)
+  })
+})
+
+describe.skipIf(!hasShell('zsh'))('zsh', () => {
+  it.each([
+    ['chamberctl ch', ['chambers']],
+    ['chamberctl chambers ', ['list', 'get', 'create']],
+    ['chamberctl chambers list --type ', ['hq', 'subsidiary']],
+    ['chamberctl members list --json --status ', ['active', 'inactive', 'pending']],
+    ['chamberctl -o ', FORMATS],
+    ['chamberctl completion ', ['bash', 'zsh', 'fish']],
+  ])('%j → %j', async (line, expected) => {
+    expect(await zshComplete(line)).toEqual(expected)
+  })
+
+  it('`chamberctl chambers get <TAB>` completes the chamber ids from the server', async () => {
+    expect(await zshComplete('chamberctl chambers get ', withSandboxEnv())).toEqual(CHAMBER_IDS)
+  })
+})
+
+describe.skipIf(!hasShell('fish'))('fish', () => {
+  const values = (entries: string[]) => entries.map((entry) => entry.split('\t')[0])
+
+  it.each([
+    ['chamberctl ch', ['chambers']],
+    ['chamberctl chambers ', ['create', 'get', 'list']],
+    ['chamberctl chambers list --type ', ['hq', 'subsidiary']],
+    ['chamberctl members list --json --status ', ['active', 'inactive', 'pending']],
+    ['chamberctl -o ', [...FORMATS].sort()],
+    ['chamberctl completion ', ['bash', 'fish', 'zsh']],
+  ])('%j → %j', async (line, expected) => {
+    expect(values(await fishComplete(line))).toEqual(expected)
+  })
+
+  it('`chamberctl events list <TAB>` completes ids, with the names as descriptions', async () => {
+    const entries = await fishComplete('chamberctl events list ', withSandboxEnv())
+    expect(values(entries).sort()).toEqual(CHAMBER_IDS)
+    expect(entries.every((entry) => /^ch_\d{4}\t\S/.test(entry))).toBe(true)
+  })
+})
