@@ -62,7 +62,8 @@ export function apiVersionOf(baseUrl: string): ApiVersion | undefined {
 }
 
 export function createDispatcher(): Dispatcher {
-  return new Agent({ keepAliveTimeout: 10_000, connections: 16 })
+  // Enough connections for the largest --concurrency of the bulk commands.
+  return new Agent({ keepAliveTimeout: 10_000, connections: 64 })
 }
 
 const chamberList = listEnvelopeSchema(chamberSchema)

@@ -4,7 +4,7 @@ import { paginate } from '../api/paginate.js'
 import type { Context } from '../cli/context.js'
 import type { OutputRecord } from '../io/output.js'
 import { writeList, writeRecord } from '../io/output.js'
-import { startProgress } from '../io/progress.js'
+import { clearingProgress, startProgress } from '../io/progress.js'
 
 export async function printList<T extends OutputRecord>(
   ctx: Pick<Context, 'io' | 'globals'>,
@@ -20,19 +20,17 @@ export async function printList<T extends OutputRecord>(
   const counted: FetchPage<T> = async (request) => {
     const page = await fetchPage(request)
     fetched += page.data.length
-    progress?.update(
-      `fetched ${fetched} of ${Math.min(page.meta.total, paging.limit ?? Infinity)} ${noun}`,
-    )
+    const wanted = Math.min(page.meta.total, paging.limit ?? Infinity)
+    progress?.update(`fetched ${Math.min(fetched, wanted)} of ${wanted} ${noun}`)
     return page
   }
   try {
-    const count = await writeList(io, paginate(counted, paging), {
+    const count = await writeList(io, clearingProgress(paginate(counted, paging), progress), {
       format: globals.format,
       columns,
       fields: globals.fields,
       color: globals.color,
     })
-    progress?.stop()
     if (count === 0 && globals.format === 'table' && !globals.quiet) io.err.write(`no ${noun}\n`)
   } finally {
     progress?.stop()

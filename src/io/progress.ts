@@ -20,3 +20,15 @@ export function startProgress(
     },
   }
 }
+
+// Passes records through, clearing the progress note before each one is printed, so that no
+// record or table border starts after its text (the next update draws the note again below).
+export async function* clearingProgress<R>(
+  records: AsyncIterable<R>,
+  progress: Progress | undefined,
+): AsyncGenerator<R> {
+  for await (const record of records) {
+    progress?.stop()
+    yield record
+  }
+}

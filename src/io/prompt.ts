@@ -15,11 +15,14 @@ function streams(io: PromptIO) {
 
 // @inquirer pipes its output into the given stream and ends it when a prompt is done. Node spares
 // process.stderr from that end, but any other stream (an injected IO) would be closed for good,
-// losing every later prompt and message; a forwarding stream takes the end instead.
+// losing every later prompt and message; a forwarding stream takes the end instead. It passes
+// each chunk on at once: waiting for err's callback would hold the prompt's last redraws back
+// until after an error written straight to err (Ctrl-C), drawing them over its line.
 function promptOutput(err: Writable): Writable {
   return new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      err.write(chunk, (error) => callback(error ?? undefined))
+      err.write(chunk)
+      callback()
     },
   })
 }

@@ -36,6 +36,9 @@ export async function api(opts: Options, ctx: Context): Promise<void> {
   ]
   const method = parseMethod(opts.method, fields.length > 0 || opts.input !== undefined)
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only')
+  if (opts.paginate && opts.include) {
+    throw new UsageError('-i shows one answer; it cannot be combined with --paginate')
+  }
   if (opts.input !== undefined && fields.length) {
     throw new UsageError('--input and -f/-F both give a body: use one')
   }

@@ -10,7 +10,7 @@ import type { Context } from '../../cli/context.js'
 import { ExitCode, SilentError, describeError } from '../../cli/errors.js'
 import type { InputRow } from '../../io/records-input.js'
 import { writeList } from '../../io/output.js'
-import { startProgress } from '../../io/progress.js'
+import { clearingProgress, startProgress } from '../../io/progress.js'
 
 export type BulkOptions = {
   chamberId: string
@@ -47,9 +47,9 @@ export async function addMany(client: Client, ctx: Context, opts: BulkOptions): 
   const jobs = opts.rows.map(({ row, value }) => prepare(row, { ...value, ...opts.overrides }))
   const counts = { created: 0, failed: 0, not_sent: 0 }
   const sendable = jobs.filter((job) => job.body).length
+  let sent = 0
   const progress = opts.dryRun ? undefined : startProgress(io, globals)
-  const report = () =>
-    progress?.update(`sent ${counts.created + counts.failed}/${sendable}, ${counts.failed} failed`)
+  const report = () => progress?.update(`sent ${sent}/${sendable}, ${counts.failed} failed`)
 
   let stopping = false
   const stopListening = io.onInterrupt(() => {
@@ -75,8 +75,6 @@ export async function addMany(client: Client, ctx: Context, opts: BulkOptions): 
         error: described,
         input: job.input,
       }
-    } finally {
-      report()
     }
   }
 
@@ -84,9 +82,14 @@ export async function addMany(client: Client, ctx: Context, opts: BulkOptions): 
     if (result.status === 'created') counts.created++
     else if (result.status === 'not_sent') counts.not_sent++
     else if (result.status !== 'valid') counts.failed++
+    // Counted first, so that the last note says every row was sent; invalid rows are not sent.
+    if (result.status === 'created' || result.status === 'failed') {
+      sent++
+      report()
+    }
   })
   try {
-    await writeList(io, results, {
+    await writeList(io, clearingProgress(results, progress), {
       // A pipe gets one JSON result a line unless a format was asked for: rows differ in shape.
       format: globals.formatChosen || io.stdoutIsTTY ? globals.format : 'ndjson',
       columns: RESULT_COLUMNS,

@@ -98,8 +98,9 @@ function checkChamber(
     add(`${path}.${field}`, message)
     valid = false
   }
-  if (typeof key !== 'string' || key.trim() === '')
+  if (key === undefined || (typeof key === 'string' && key.trim() === '')) {
     fail('key', 'is required: a name for this chamber in the file')
+  } else if (typeof key !== 'string') fail('key', 'must be a string (quote it in YAML)')
   if (hq !== undefined && (typeof hq !== 'string' || hq === ''))
     fail('hq', 'must be a key in this file')
   if (hq !== undefined && body.hq_id !== undefined) fail('hq', 'give hq or hq_id, not both')

@@ -40,8 +40,9 @@ export async function seed(opts: Options, ctx: Context): Promise<void> {
   if (opts.dryRun) return printPlan(fixture, existing, ctx)
 
   const report = await execute(fixture, client, existing, opts.concurrency, ctx)
-  if (opts.report) await saveReport(opts.report, report)
+  // Printed first: a report file that cannot be written must not hide what was created.
   await printReport(fixture, report, ctx)
+  if (opts.report) await saveReport(opts.report, report)
   if (report.interrupted) throw new SilentError(ExitCode.interrupted, 'interrupted')
   if (report.summary.failed > 0) throw new SilentError(ExitCode.failure, 'partial')
 }
@@ -129,11 +130,13 @@ async function execute(
       if (interrupted) throw new CliError('interrupted before it was sent', ExitCode.interrupted)
       return request()
     })
-  const failure = (error: unknown): Outcome => ({
-    id: null,
-    status: 'failed',
-    error: describeError(error).message,
-  })
+  const failure = (error: unknown): Outcome => {
+    const { message, fields = {} } = describeError(error)
+    const reasons = Object.entries(fields).map(
+      ([field, messages]) => `${field} ${messages.join(', ')}`,
+    )
+    return { id: null, status: 'failed', error: [message, ...reasons].join('; ') }
+  }
 
   const ids = new Map<string, Promise<string | null>>()
   const chamberId = (chamber: FixtureChamber): Promise<string | null> => {
@@ -194,7 +197,9 @@ async function execute(
     stopListening()
     progress?.stop()
   }
-  return { ...report, interrupted }
+  // Chambers in file order, however they finished, so that reports of two runs compare.
+  const chambers = Object.fromEntries(fixture.chambers.map((c) => [c.key, report.chambers[c.key]!]))
+  return { ...report, chambers, interrupted }
 }
 
 // Members are reported in file order, whatever order they finished in.

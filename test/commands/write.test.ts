@@ -1,0 +1,1015 @@
+// The write side in-process against a real sandbox: `chambers create` and `members add` from
+// flags, files and stdin, with --dry-run, local validation, the server's 422 and the v1 refusal;
+// `members add --from-file` in bulk (formats, bad rows, 1,000 rows at --concurrency 8, Ctrl-C);
+// never prompting without a terminal; and the interactive prompts driven by keystrokes.
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { demoDataset } from '../../src/sandbox/demo-data.js'
+import {
+  NOW,
+  credentialsEnv,
+  lines,
+  ndjson,
+  parseCsv,
+  useCommands,
+  useSandbox,
+  useTempDirs,
+  withSandbox,
+} from '../helpers/cli.js'
+import type { RunOptions, RunResult, SandboxFixture } from '../helpers/cli.js'
+import type { Rec } from '../sandbox/helpers.js'
+import {
+  KEY,
+  Prompts,
+  SandboxReader,
+  finishes,
+  startInFlightProxy,
+  startSession,
+} from '../helpers/session.js'
+import type { Session, SessionOptions } from '../helpers/session.js'
+
+const sandbox = useSandbox({ now: () => NOW })
+const { run, configDir } = useCommands(sandbox)
+const tempDir = useTempDirs('chamberctl-write-')
+const demo = demoDataset(NOW)
+
+let reader: SandboxReader | undefined
+const state = () => (reader ??= new SandboxReader(sandbox().sandbox))
+
+beforeEach(() => sandbox().reset())
+
+const NOT_PROMPTING = '(not prompting: no terminal, --no-input or CI)'
+const CHAMBER_TSV = ['id', 'name', 'type', 'hq_id', 'status', 'address.city', 'created_at']
+const MEMBER_TSV = ['id', 'name', 'email', 'phone', 'membership_type', 'status', 'joined_at']
+
+type Result = {
+  row: number
+  status: string
+  id?: string
+  email?: string
+  error?: { status: number | null; code: string; message: string; fields?: object }
+  record?: Rec
+  input?: Rec
+}
+
+// The POSTs the sandbox answered since the test began, whose path matches.
+function posts(pathPattern: RegExp): string[] {
+  return sandbox()
+    .requests.filter((r) => r.method === 'POST' && pathPattern.test(r.path))
+    .map((r) => `${r.status} ${r.path}`)
+}
+const CHAMBER_POSTS = /^\/v2\/chambers$/
+const MEMBER_POSTS = /\/members$/
+
+function file(name: string, text: string): string {
+  const target = path.join(tempDir(), name)
+  writeFileSync(target, text)
+  return target
+}
+
+// A TSV line as an object keyed by the given columns.
+function tsvRecord(stdout: string, columns: string[]): Record<string, string> {
+  expect(lines(stdout)).toHaveLength(1)
+  const cells = lines(stdout)[0]!.split('\t')
+  expect(cells).toHaveLength(columns.length)
+  return Object.fromEntries(columns.map((column, i) => [column, cells[i]!]))
+}
+
+// The cells of a table's rows (borders left out).
+function tableRows(stdout: string): string[][] {
+  return lines(stdout)
+    .filter((line) => line.startsWith('│'))
+    .map((line) =>
+      line
+        .split('│')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    )
+}
+
+// A key/value table (one record on a TTY) as an object.
+function tableRecord(stdout: string): Record<string, string> {
+  return Object.fromEntries(tableRows(stdout).map(([key, value]) => [key, value]))
+}
+
+// Input rows as a file or stdin holds them.
+type Row = Record<string, string>
+
+function memberRows(count: number, prefix: string): Row[] {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `${prefix} Member ${i + 1}`,
+    email: `${prefix}-${i + 1}@example.com`,
+    membership_type: 'standard',
+  }))
+}
+
+function emailsIn(rows: readonly Row[]): string[] {
+  return rows.map((row) => row.email!)
+}
+
+function toNdjson(rows: readonly object[]): string {
+  return rows.map((row) => `${JSON.stringify(row)}\n`).join('')
+}
+
+function createChamber(args: string[], options?: RunOptions): Promise<RunResult> {
+  return run(['chambers', 'create', ...args], options)
+}
+
+function addMembers(chamberId: string, args: string[], options?: RunOptions): Promise<RunResult> {
+  return run(['members', 'add', chamberId, ...args], options)
+}
+
+// An empty hq made for one test; the request log starts after it.
+async function emptyChamber(name: string): Promise<string> {
+  const id = await state().emptyChamber(name)
+  sandbox().reset()
+  return id
+}
+
+function emailsOf(records: readonly Record<string, unknown>[]): string[] {
+  return records.map((record) => String(record.email)).sort()
+}
+
+// The lines as a terminal shows them: colours and cursor moves dropped, a carriage return
+// starting the line over.
+function screenLines(text: string): string[] {
+  return lines(stripVTControlCharacters(text)).map((line) => line.slice(line.lastIndexOf('\r') + 1))
+}
+
+// The environment of an in-process session: this test's config directory, the sandbox's
+// credentials, no colours (on a TTY they would be on).
+function sessionEnv(
+  fixture: SandboxFixture = sandbox(),
+  extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
+  return { CHAMBERCTL_CONFIG_DIR: configDir(), ...credentialsEnv(fixture), NO_COLOR: '1', ...extra }
+}
+
+// A sandbox of its own whose every answer takes 5 ms, so that requests in flight overlap.
+function withSlowSandbox(
+  test: (fixture: SandboxFixture, slow: SandboxReader) => Promise<void>,
+): Promise<void> {
+  return withSandbox({ now: () => NOW, latencyMs: 5 }, (fixture) =>
+    test(fixture, new SandboxReader(fixture.sandbox)),
+  )
+}
+
+function expectSummary(stderr: string, summary: string): void {
+  expect(screenLines(stderr).at(-1)).toBe(summary)
+}
+
+describe('chambers create from flags and files', () => {
+  it('creates an hq, prints it as TSV in a pipe and confirms on stderr', async () => {
+    const { code, stdout, stderr } = await createChamber([
+      ...['--name', 'Erfurt Chamber', '--type', 'hq'],
+      ...['--address-field', 'city=Erfurt'],
+    ])
+    expect(code, stderr).toBe(0)
+    const printed = tsvRecord(stdout, CHAMBER_TSV)
+    expect(printed).toMatchObject({
+      name: 'Erfurt Chamber',
+      type: 'hq',
+      hq_id: '',
+      status: 'active',
+      'address.city': 'Erfurt',
+    })
+    expect(stderr).toBe(`Created chamber ${printed.id} (Erfurt Chamber)\n`)
+    expect(await state().chamber(printed.id!)).toMatchObject({
+      name: 'Erfurt Chamber',
+      type: 'hq',
+      hq_id: null,
+      address: { city: 'Erfurt' },
+    })
+    expect(posts(CHAMBER_POSTS)).toEqual(['201 /v2/chambers'])
+  })
+
+  it('creates a subsidiary of the hq given with --hq-id and prints the JSON object', async () => {
+    const { code, stdout, stderr } = await createChamber([
+      ...['--name', 'Kiel Chamber', '--type', 'subsidiary', '--hq-id', 'ch_0002'],
+      ...['--address-field', 'city=Kiel', '--json'],
+    ])
+    expect(code, stderr).toBe(0)
+    const printed = JSON.parse(stdout) as Rec
+    expect(printed).toMatchObject({ name: 'Kiel Chamber', type: 'subsidiary', hq_id: 'ch_0002' })
+    expect(stderr).toBe(`Created chamber ${printed.id} (Kiel Chamber)\n`)
+    expect(await state().chamber(printed.id)).toEqual(printed)
+  })
+
+  it('takes the whole address as JSON with --address', async () => {
+    const address = {
+      street: 'Markt 1',
+      city: 'Leipzig',
+      postal_code: '04109',
+      region: 'Saxony',
+      country: 'DE',
+    }
+    const args = ['--name', 'Leipzig', '--type', 'hq', '--address', JSON.stringify(address)]
+    const { code, stdout } = await createChamber([...args, '--json'])
+    expect(code).toBe(0)
+    const { id } = JSON.parse(stdout) as Rec
+    expect((await state().chamber(id)).address).toEqual(address)
+  })
+
+  it('builds the address from repeated --address-field, keeping the zero of 03046', async () => {
+    const { code, stdout } = await createChamber([
+      ...['--name', 'Cottbus Two', '--type', 'hq', '--json'],
+      ...['--address-field', 'street=Goethestr. 1', '--address-field', 'city=Cottbus'],
+      ...['--address-field', 'postal_code=03046'],
+    ])
+    expect(code).toBe(0)
+    const printed = JSON.parse(stdout) as Rec
+    const address = { street: 'Goethestr. 1', city: 'Cottbus', postal_code: '03046' }
+    expect(printed.address).toEqual(address)
+    expect((await state().chamber(printed.id)).address).toEqual(address)
+  })
+
+  it('merges --address-field over --address key by key', async () => {
+    const { code, stdout } = await createChamber([
+      ...['--name', 'Merged', '--type', 'hq', '--json'],
+      ...['--address', '{"city":"Halle","country":"DE"}', '--address-field', 'city=Halle (Saale)'],
+    ])
+    expect(code).toBe(0)
+    expect((JSON.parse(stdout) as Rec).address).toEqual({ city: 'Halle (Saale)', country: 'DE' })
+  })
+
+  it('reads every field from a JSON object with --from-file', async () => {
+    const body = {
+      name: 'Rostock Chamber',
+      type: 'subsidiary',
+      hq_id: 'ch_0002',
+      address: { city: 'Rostock', postal_code: '18055' },
+    }
+    const { code, stdout, stderr } = await createChamber([
+      '--from-file',
+      file('chamber.json', JSON.stringify(body, null, 2)),
+      '--json',
+    ])
+    expect(code, stderr).toBe(0)
+    expect(JSON.parse(stdout)).toMatchObject(body)
+  })
+
+  it('reads the object from stdin with --from-file -, flags overriding its fields', async () => {
+    const body = {
+      name: 'From The File',
+      type: 'hq',
+      address: { city: 'Dresden', postal_code: '01067' },
+    }
+    const { code, stdout, stderr } = await createChamber(
+      ['--from-file', '-', '--name', 'From The Flag', '--address-field', 'city=Leipzig', '--json'],
+      { stdin: JSON.stringify(body) },
+    )
+    expect(code, stderr).toBe(0)
+    const printed = JSON.parse(stdout) as Rec
+    expect(printed).toMatchObject({ name: 'From The Flag', type: 'hq' })
+    expect(printed.address).toEqual({ city: 'Leipzig', postal_code: '01067' })
+    expect(await state().chamber(printed.id)).toMatchObject({ name: 'From The Flag' })
+  })
+
+  it('prints the created record as a key/value table on a TTY', async () => {
+    const { code, stdout, stderr } = await createChamber(
+      ['--name', 'Jena Chamber', '--type', 'hq', '--address-field', 'city=Jena'],
+      { stdoutIsTTY: true, stdoutWidth: 200, env: { NO_COLOR: '1' } },
+    )
+    expect(code, stderr).toBe(0)
+    expect(lines(stdout)[0]).toMatch(/^┌/)
+    const printed = tableRecord(stdout)
+    expect(printed).toMatchObject({ name: 'Jena Chamber', type: 'hq', 'address.city': 'Jena' })
+    expect(printed.id).toMatch(/^ch_\d+$/)
+    expect(stderr).toBe(`Created chamber ${printed.id} (Jena Chamber)\n`)
+  })
+
+  it('prints the request body with --dry-run and sends nothing', async () => {
+    const { code, stdout, stderr } = await createChamber([
+      ...['--name', 'Dry Chamber', '--type', 'subsidiary', '--hq-id', 'ch_0001'],
+      ...['--address-field', 'postal_code=03046', '--dry-run'],
+    ])
+    expect(code, stderr).toBe(0)
+    expect(JSON.parse(stdout)).toEqual({
+      name: 'Dry Chamber',
+      type: 'subsidiary',
+      hq_id: 'ch_0001',
+      address: { postal_code: '03046' },
+    })
+    expect(stderr).toBe(`Dry run: would send POST ${sandbox().v2}/chambers\n`)
+    expect(posts(CHAMBER_POSTS)).toEqual([])
+    expect((await state().chambers()).map((c) => c.name)).not.toContain('Dry Chamber')
+  })
+})
+
+describe('chambers create: local validation, exit 2 before anything is sent', () => {
+  const HQ = ['--name', 'Valid Name', '--type', 'hq']
+  it.each<[string, string[], string | undefined, string[]]>([
+    [
+      'every missing value at once',
+      [],
+      undefined,
+      [`error: missing --name, --type, --address or --address-field ${NOT_PROMPTING}`],
+    ],
+    [
+      'a subsidiary without --hq-id',
+      ['--name', 'Sub', '--type', 'subsidiary', '--address-field', 'city=Suhl'],
+      undefined,
+      [`error: missing --hq-id ${NOT_PROMPTING}`],
+    ],
+    [
+      'a type from the file that is neither hq nor subsidiary',
+      ['--from-file', '-'],
+      '{"name":"Typo","type":"branch","address":{"city":"Gera"}}',
+      ['error: chamber is not valid: type', '  type  must be one of: hq, subsidiary'],
+    ],
+    [
+      'an hq_id for an hq',
+      [...HQ, '--hq-id', 'ch_0001', '--address-field', 'city=Gera'],
+      undefined,
+      ['error: chamber is not valid: hq_id', '  hq_id  must be empty for an hq'],
+    ],
+    [
+      'an --address that is not an object',
+      [...HQ, '--address', '["Berlin"]'],
+      undefined,
+      ['error: --address: must be a JSON object'],
+    ],
+    [
+      'an --address that is not JSON',
+      [...HQ, '--address', '{city: Berlin}'],
+      undefined,
+      [`error: --address: not valid JSON; give an object like '{"city":"Berlin"}'`],
+    ],
+    [
+      'an address in the file that is not an object',
+      ['--from-file', '-'],
+      '{"name":"Valid Name","type":"hq","address":"Berlin"}',
+      ['error: chamber is not valid: address', '  address  must be an object'],
+    ],
+    [
+      'several bad fields, each named',
+      ['--from-file', '-'],
+      '{"name":" ","type":"hq","address":{"postal_code":3046}}',
+      [
+        'error: chamber is not valid: name, address.postal_code',
+        '  name                 is required',
+        '  address.postal_code  must be a string',
+      ],
+    ],
+  ])('refuses %s', async (_, args, stdin, expected) => {
+    const { code, stdout, stderr } = await createChamber(args, { stdin })
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(lines(stderr)).toEqual(expected)
+    expect(posts(CHAMBER_POSTS)).toEqual([])
+  })
+
+  it('refuses a --from-file that is not one JSON object', async () => {
+    const { code, stderr } = await createChamber(['--from-file', '-'], { stdin: '[{"name":"A"}]' })
+    expect(code).toBe(2)
+    expect(stderr).toBe('error: stdin: expected one JSON object, found an array\n')
+    expect(posts(CHAMBER_POSTS)).toEqual([])
+  })
+})
+
+describe("the server's 422: exit 2 with the fields", () => {
+  it('shows hq_id when the hq given is a subsidiary', async () => {
+    const { code, stdout, stderr } = await createChamber([
+      ...['--name', 'Under Potsdam', '--type', 'subsidiary', '--hq-id', 'ch_0005'],
+      ...['--address-field', 'city=Werder'],
+    ])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(lines(stderr)).toEqual([
+      'error: validation failed (HTTP 422)',
+      '  hq_id  ch_0005 is not an hq chamber',
+    ])
+    expect(posts(CHAMBER_POSTS)).toEqual(['422 /v2/chambers'])
+  })
+
+  it('shows email for an address already in the chamber, also as JSON with --json', async () => {
+    const taken = demo.members.find((m) => m.chamber_id === 'ch_0003')!
+    const { code, stdout, stderr } = await addMembers('ch_0003', [
+      ...['--name', 'Someone Else', '--email', taken.email, '--membership-type', 'standard'],
+      '--json',
+    ])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    const [message, field, json] = lines(stderr)
+    expect(message).toBe('error: validation failed (HTTP 422)')
+    expect(field).toBe(`  email  ${taken.email} is already a member of ch_0003`)
+    expect(JSON.parse(json!)).toEqual({
+      error: {
+        status: 422,
+        code: 'validation_failed',
+        message: 'validation failed (HTTP 422)',
+        fields: { email: [`${taken.email} is already a member of ch_0003`] },
+      },
+    })
+    const sameEmail = (await state().members('ch_0003')).filter((m) => m.email === taken.email)
+    expect(sameEmail).toHaveLength(1)
+  })
+})
+
+describe('a v1 base URL', () => {
+  it.each([
+    ['chambers create', ['chambers', 'create', '--name', 'X', '--type', 'hq', '--address', '{}']],
+    ['members add', ['members', 'add', 'ch_0001', '--name', 'X', '--email', 'x@example.com']],
+    ['members add (bulk)', ['members', 'add', 'ch_0001', '--from-file', '-']],
+  ])('refuses %s before any request, exit 2', async (what, args) => {
+    const { code, stdout, stderr } = await run(args, {
+      env: { CHAMBERCTL_BASE_URL: sandbox().v1 },
+      stdin: toNdjson(memberRows(2, 'v1')),
+    })
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toBe(
+      `error: ${what.replace(' (bulk)', '')} needs API v2, but ${sandbox().v1} is API v1; ` +
+        'use a /v2 base URL\n',
+    )
+    expect(sandbox().requests).toEqual([])
+  })
+})
+
+describe('members add: one member', () => {
+  const ADA = { name: 'Ada Test', email: 'ada.test@example.com', membership_type: 'premium' }
+  const adaFlags = ['--name', ADA.name, '--email', ADA.email, '--membership-type', 'premium']
+
+  it('adds from flags, prints TSV in a pipe and confirms on stderr', async () => {
+    const chamber = await emptyChamber('Single Flags')
+    const { code, stdout, stderr } = await addMembers(chamber, [...adaFlags, '--phone', '+49 1'])
+    expect(code, stderr).toBe(0)
+    const printed = tsvRecord(stdout, MEMBER_TSV)
+    expect(printed).toMatchObject({ ...ADA, phone: '+49 1', status: 'active' })
+    expect(stderr).toBe(`Added member ${printed.id} (${ADA.email}) to chamber ${chamber}\n`)
+    expect(await state().members(chamber)).toEqual([
+      expect.objectContaining({ id: printed.id, ...ADA, phone: '+49 1' }),
+    ])
+  })
+
+  it('prints the JSON object with --json', async () => {
+    const chamber = await emptyChamber('Single JSON')
+    const { code, stdout } = await addMembers(chamber, [...adaFlags, '--json'])
+    expect(code).toBe(0)
+    const printed = JSON.parse(stdout) as Rec
+    expect(printed).toMatchObject({ ...ADA, chamber_id: chamber, phone: null })
+    expect(await state().members(chamber)).toEqual([printed])
+  })
+
+  it('takes a file holding one JSON object as a single add, flags overriding it', async () => {
+    const chamber = await emptyChamber('Single File')
+    const source = file('member.json', JSON.stringify({ ...ADA, phone: '030 123' }))
+    const { code, stdout, stderr } = await addMembers(chamber, [
+      ...['--from-file', source, '--membership-type', 'honorary'],
+    ])
+    expect(code, stderr).toBe(0)
+    // The record itself, not a bulk result line.
+    const printed = tsvRecord(stdout, MEMBER_TSV)
+    expect(printed).toMatchObject({ email: ADA.email, membership_type: 'honorary' })
+    expect(stderr).toBe(`Added member ${printed.id} (${ADA.email}) to chamber ${chamber}\n`)
+    expect(await state().members(chamber)).toEqual([
+      expect.objectContaining({ ...ADA, phone: '030 123', membership_type: 'honorary' }),
+    ])
+  })
+
+  it('prints the body with --dry-run and sends nothing', async () => {
+    const { code, stdout, stderr } = await addMembers('ch_0003', [...adaFlags, '--dry-run'])
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout)).toEqual(ADA)
+    expect(stderr).toBe(`Dry run: would send POST ${sandbox().v2}/chambers/ch_0003/members\n`)
+    expect(posts(MEMBER_POSTS)).toEqual([])
+  })
+
+  it.each<[string, string[], string[]]>([
+    [
+      'every missing value',
+      [],
+      [`error: missing --name, --email, --membership-type ${NOT_PROMPTING}`],
+    ],
+    [
+      'an invalid e-mail',
+      ['--name', 'X', '--email', 'not-an-email', '--membership-type', 'standard'],
+      ['error: member is not valid: email', '  email  must be a valid e-mail address'],
+    ],
+  ])('refuses %s with exit 2, sending nothing', async (_, args, expected) => {
+    const { code, stdout, stderr } = await addMembers('ch_0003', args)
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(lines(stderr)).toEqual(expected)
+    expect(posts(MEMBER_POSTS)).toEqual([])
+  })
+})
+
+describe('members add --from-file: bulk', () => {
+  // Runs a bulk add into a fresh chamber; the results are NDJSON (a pipe, no -o).
+  async function bulk(name: string, args: string[], options?: RunOptions) {
+    const chamber = await emptyChamber(name)
+    const result = await addMembers(chamber, args, options)
+    return { chamber, ...result, results: () => ndjson<Result>(result.stdout) }
+  }
+
+  // Every result created, in input order, and the sandbox holding exactly those records.
+  async function expectAllCreated(chamber: string, results: Result[], emails: string[]) {
+    expect(results.map((r) => [r.row, r.status])).toEqual(emails.map((_, i) => [i + 1, 'created']))
+    expect(results.map((r) => r.email)).toEqual(emails)
+    const held = await state().members(chamber)
+    expect(held.map((m) => m.id).sort()).toEqual(results.map((r) => r.id).sort())
+    expect(emailsOf(held)).toEqual([...emails].sort())
+  }
+
+  it('adds the objects of a JSON array, one NDJSON result per row', async () => {
+    const rows = memberRows(3, 'array')
+    const { chamber, code, stderr, results } = await bulk('Bulk Array', [
+      '--from-file',
+      file('members.json', JSON.stringify(rows)),
+    ])
+    expect(code, stderr).toBe(0)
+    await expectAllCreated(chamber, results(), emailsIn(rows))
+    expect(results()[0]!.record).toMatchObject({ ...rows[0], chamber_id: chamber })
+    expect(results()[0]).not.toHaveProperty('error')
+    expectSummary(stderr, '3 created, 0 skipped, 0 failed')
+  })
+
+  it('adds NDJSON from stdin, skipping empty lines', async () => {
+    const rows = memberRows(3, 'ndjson')
+    const [first, second, third] = rows.map((row) => JSON.stringify(row))
+    const stdin = `${first}\n\n${second}\r\n   \n${third}`
+    const { chamber, code, stderr, results } = await bulk('Bulk NDJSON', ['--from-file', '-'], {
+      stdin,
+    })
+    expect(code, stderr).toBe(0)
+    await expectAllCreated(chamber, results(), emailsIn(rows))
+  })
+
+  it('reads CSV with a BOM, CRLF, quoted commas, doubled quotes and empty lines', async () => {
+    const csv =
+      '\uFEFFname,email,phone,membership_type\r\n' +
+      '"Lovelace, Ada",ada@csv.example.com,,standard\r\n' +
+      '\r\n' +
+      '"Grace ""Amazing"" Hopper",grace@csv.example.com,"+1 (555) 0100",premium\r\n' +
+      ',,,\r\n' +
+      'Plain Name,plain@csv.example.com,030 1,student\r\n'
+    const { chamber, code, stderr, results } = await bulk('Bulk CSV', [
+      '--from-file',
+      file('members.csv', csv),
+    ])
+    expect(code, stderr).toBe(0)
+    const emails = ['ada@csv.example.com', 'grace@csv.example.com', 'plain@csv.example.com']
+    await expectAllCreated(chamber, results(), emails)
+    const held = new Map((await state().members(chamber)).map((m) => [m.email, m]))
+    expect(held.get(emails[0])).toMatchObject({ name: 'Lovelace, Ada', phone: null })
+    expect(held.get(emails[1])).toMatchObject({
+      name: 'Grace "Amazing" Hopper',
+      phone: '+1 (555) 0100',
+      membership_type: 'premium',
+    })
+    expect(held.get(emails[2])).toMatchObject({ name: 'Plain Name', phone: '030 1' })
+  })
+
+  it('reports 2 bad rows of 10 in input order, creating the 8 others (exit 1)', async () => {
+    const chamber = await emptyChamber('Bulk Bad Rows')
+    await state().api.create(`/chambers/${chamber}/members`, {
+      name: 'Already There',
+      email: 'taken@example.com',
+      membership_type: 'standard',
+    })
+    sandbox().reset()
+    const rows = memberRows(10, 'bad')
+    rows[2] = { ...rows[2]!, email: 'no-at-sign' } // invalid: never sent
+    rows[6] = { ...rows[6]!, email: 'taken@example.com' } // refused by the server
+    const { code, stdout, stderr } = await addMembers(chamber, [
+      '--from-file',
+      file('rows.ndjson', toNdjson(rows)),
+    ])
+    expect(code).toBe(1)
+    const results = ndjson<Result>(stdout)
+    expect(results.map((r) => r.row)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    expect(results.map((r) => r.status)).toEqual([
+      ...['created', 'created', 'invalid', 'created', 'created', 'created', 'failed'],
+      ...['created', 'created', 'created'],
+    ])
+    expect(results[2]).toMatchObject({
+      email: 'no-at-sign',
+      error: {
+        status: null,
+        code: 'validation_failed',
+        message: 'email must be a valid e-mail address',
+      },
+      input: rows[2],
+    })
+    expect(results[6]).toMatchObject({
+      email: 'taken@example.com',
+      error: {
+        status: 422,
+        code: 'validation_failed',
+        fields: { email: [`taken@example.com is already a member of ${chamber}`] },
+      },
+    })
+    const created = results.filter((r) => r.status === 'created')
+    expect(created).toHaveLength(8)
+    const all = await state().members(chamber)
+    expect(all).toHaveLength(9)
+    const held = all.filter((m) => m.email !== 'taken@example.com')
+    expect(held.map((m) => m.id).sort()).toEqual(created.map((r) => r.id).sort())
+    // The invalid row was never sent; the others were sent once each.
+    expect(posts(MEMBER_POSTS)).toHaveLength(9)
+    expectSummary(stderr, '8 created, 0 skipped, 2 failed')
+  })
+
+  it('lets flags override that field in every row', async () => {
+    const rows = memberRows(3, 'override').map((row, i) => ({ ...row, membership_type: `t${i}` }))
+    const { chamber, code, stderr } = await bulk('Bulk Override', [
+      ...['--from-file', file('rows.json', JSON.stringify(rows)), '--membership-type', 'corporate'],
+    ])
+    expect(code, stderr).toBe(0)
+    const held = await state().members(chamber)
+    expect(held).toHaveLength(3)
+    expect(held.map((m) => m.membership_type)).toEqual(['corporate', 'corporate', 'corporate'])
+  })
+
+  it('validates every row with --dry-run and sends nothing', async () => {
+    const rows = [...memberRows(2, 'dry'), { name: 'No Email', membership_type: 'standard' }]
+    const { chamber, code, stderr, results } = await bulk('Bulk Dry', [
+      ...['--from-file', file('rows.json', JSON.stringify(rows)), '--dry-run'],
+    ])
+    expect(code).toBe(1)
+    expect(results().map((r) => [r.row, r.status])).toEqual([
+      [1, 'valid'],
+      [2, 'valid'],
+      [3, 'invalid'],
+    ])
+    expect(results()[2]!.error?.message).toBe('email is required')
+    expect(posts(MEMBER_POSTS)).toEqual([])
+    expect(await state().members(chamber)).toEqual([])
+    expectSummary(stderr, '2 would be created, 0 skipped, 1 failed')
+  })
+
+  const FORMATS: [string, (stdout: string) => string[][]][] = [
+    ['tsv', (stdout) => lines(stdout).map((line) => line.split('\t'))],
+    ['csv', (stdout) => parseCsv(stdout).slice(1)],
+    [
+      'json',
+      (stdout) =>
+        (JSON.parse(stdout) as Result[]).map((r) => [
+          String(r.row),
+          r.status,
+          r.id ?? '',
+          r.email ?? '',
+          r.error?.message ?? '',
+        ]),
+    ],
+    ['table', (stdout) => tableRows(stdout).slice(1)],
+  ]
+
+  it.each(FORMATS)('prints the results with -o %s', async (format, parse) => {
+    const rows = [
+      ...memberRows(2, `fmt-${format}`),
+      { name: 'Bad', email: 'bad', membership_type: 's' },
+    ]
+    const { code, stdout } = await bulk(`Bulk ${format}`, [
+      ...['--from-file', file('rows.json', JSON.stringify(rows)), '-o', format],
+    ])
+    expect(code).toBe(1)
+    const table = parse(stdout)
+    expect(table.map((cells) => cells.slice(0, 2))).toEqual([
+      ['1', 'created'],
+      ['2', 'created'],
+      ['3', 'invalid'],
+    ])
+    expect(table.map((cells) => cells[3])).toEqual([rows[0]!.email, rows[1]!.email, 'bad'])
+    expect(table[0]![2]).toMatch(/^mb_\d+$/)
+    expect(table[2]![4]).toBe('email must be a valid e-mail address')
+    if (format === 'csv') {
+      expect(lines(stdout)[0]).toBe('row,status,id,email,error.message')
+    }
+  })
+
+  it('refuses unreadable input with exit 2 and sends nothing', async () => {
+    const { code, stdout, stderr } = await addMembers('ch_0003', ['--from-file', '-'], {
+      stdin: '[{"name":"A","email":"a@example.com","membership_type":"s"},',
+    })
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(/^error: stdin: line 1, column \d+: /)
+    expect(sandbox().requests).toEqual([])
+  })
+
+  it('creates 1,000 rows exactly once each, never more than 8 requests in flight', async () => {
+    await withSlowSandbox(async (fixture, slow) => {
+      const chamber = await slow.emptyChamber('Bulk Thousand')
+      const before = await slow.api.total(`/chambers/${chamber}/members`)
+      const proxy = await startInFlightProxy(
+        fixture.sandbox,
+        (method, url) => method === 'POST' && url.endsWith('/members'),
+      )
+      try {
+        const rows = memberRows(1000, 'k')
+        const { code, stdout, stderr } = await addMembers(
+          chamber,
+          ['--from-file', '-', '--concurrency', '8'],
+          { stdin: toNdjson(rows), env: credentialsEnv(fixture, proxy.baseUrl('v2')) },
+        )
+        expect(code, stderr).toBe(0)
+        const results = ndjson<Result>(stdout)
+        expect(results.map((r) => r.row)).toEqual(rows.map((_, i) => i + 1))
+        expect(results.filter((r) => r.status !== 'created')).toEqual([])
+        expect(await slow.api.total(`/chambers/${chamber}/members`)).toBe(before + 1000)
+        const held = await slow.members(chamber)
+        expect(new Set(held.map((m) => m.email)).size).toBe(1000)
+        expect(emailsOf(held)).toEqual(emailsOf(rows))
+        const sent = fixture.requests.filter(
+          (r) => r.method === 'POST' && MEMBER_POSTS.test(r.path),
+        )
+        expect(sent).toHaveLength(1000)
+        // Each answer takes 5 ms, so a client allowing more would be seen with more.
+        expect(proxy.maxInFlight()).toBeLessThanOrEqual(8)
+        expect(proxy.maxInFlight()).toBeGreaterThan(1)
+        expectSummary(stderr, '1000 created, 0 skipped, 0 failed')
+      } finally {
+        await proxy.close()
+      }
+    })
+  })
+
+  // Where each occurrence of `marker` starts on the terminal: after a line break, or after the
+  // progress note was cleared; never after the note's text.
+  function startsOfLines(screen: string, marker: string): string[] {
+    return screen
+      .split(marker)
+      .slice(0, -1)
+      .map((before) =>
+        before === '' || before.endsWith('\n') || before.endsWith('\r\u001b[2K')
+          ? 'clean'
+          : before.slice(-30),
+      )
+  }
+
+  it.each([
+    ['table', [], '┌', 1],
+    ['ndjson', ['-o', 'ndjson'], '{"row"', 4],
+  ])(
+    'on a terminal, counts the rows sent and starts each %s line on a clean line',
+    async (_, extra, marker, count) => {
+      const chamber = await emptyChamber('Bulk Progress')
+      const rows = [...memberRows(3, 'p'), { name: 'Invalid', email: 'x', membership_type: 's' }]
+      const session = startSession(
+        ['members', 'add', chamber, '--from-file', file('p.json', JSON.stringify(rows)), ...extra],
+        {
+          env: sessionEnv(),
+          stdoutIsTTY: true,
+          stderrIsTTY: true,
+          stdoutWidth: 200,
+          combined: true,
+        },
+      )
+      const { code, stderr } = await finishes(session)
+      expect(code).toBe(1)
+      const notes = stderr.split('\r\u001b[2K').filter((note) => note.startsWith('sent '))
+      // The invalid row is never sent, and the last note counts every row that was.
+      expect(notes.map((note) => note.replace(/, .*/, ''))).toEqual([
+        'sent 1/3',
+        'sent 2/3',
+        'sent 3/3',
+      ])
+      expect(notes.at(-1)).toBe('sent 3/3, 1 failed')
+      expect(startsOfLines(session.screen(), marker)).toEqual(Array(count).fill('clean'))
+      expectSummary(stderr, '3 created, 0 skipped, 1 failed')
+    },
+  )
+})
+
+describe('members add --from-file: Ctrl-C', () => {
+  it('stops sending, reports every row and exits 130', async () => {
+    await withSlowSandbox(async (fixture, slow) => {
+      const chamber = await slow.emptyChamber('Interrupted')
+      const rows = memberRows(60, 'int')
+      let createdLines = 0
+      let interrupted = false
+      const session = startSession(
+        ['members', 'add', chamber, '--from-file', file('rows.ndjson', toNdjson(rows))],
+        {
+          env: sessionEnv(fixture),
+          onStdout: (chunk) => {
+            createdLines += chunk.split('"status":"created"').length - 1
+            if (createdLines >= 5 && !interrupted) {
+              interrupted = true
+              session.interrupt()
+            }
+          },
+        },
+      )
+      const { code, stdout, stderr } = await finishes(session, 10_000)
+      expect(code).toBe(130)
+      const results = ndjson<Result>(stdout)
+      expect(results.map((r) => r.row)).toEqual(rows.map((_, i) => i + 1))
+      const created = results.filter((r) => r.status === 'created')
+      const notSent = results.filter((r) => r.status === 'not_sent')
+      expect(created.length).toBeGreaterThanOrEqual(5)
+      expect(notSent.length).toBeGreaterThan(0)
+      expect(created.length + notSent.length).toBe(60)
+      const held = await slow.members(chamber)
+      expect(emailsOf(held)).toEqual(emailsOf(created))
+      expect(held.map((m) => m.id).sort()).toEqual(created.map((r) => r.id).sort())
+      // A row not sent is reported with what it would have sent.
+      expect(notSent.map((r) => [r.email, r.input])).toEqual(
+        notSent.map((r) => [rows[r.row - 1]!.email, rows[r.row - 1]]),
+      )
+      expect(stderr).toContain('Interrupted: finishing the requests in flight…')
+      expect(lines(stderr).at(-1)).toBe(
+        `${created.length} created, 0 skipped, 0 failed, ${notSent.length} not sent (interrupted)`,
+      )
+    })
+  })
+})
+
+describe('never prompting and never waiting without a terminal', () => {
+  const tty = { stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true }
+  const cases: [string, string[], NodeJS.ProcessEnv, Partial<SessionOptions>][] = [
+    ['--no-input', ['--no-input'], {}, tty],
+    ['CI=true', [], { CI: 'true' }, tty],
+    ['stdin not a TTY', [], {}, { stdinIsTTY: false, stdoutIsTTY: true }],
+  ]
+
+  // Runs with a stdin that stays open and silent: a prompt or a read would never end.
+  function session(args: string[], env: NodeJS.ProcessEnv, options: Partial<SessionOptions>) {
+    return startSession(args, { ...options, env: sessionEnv(sandbox(), env) })
+  }
+
+  it.each(cases)(
+    'chambers create with %s: exit 2 naming every missing flag',
+    async (_, flags, env, options) => {
+      const running = session(
+        ['chambers', 'create', '--name', 'Only A Name', ...flags],
+        env,
+        options,
+      )
+      const { code, stdout, stderr } = await finishes(running)
+      expect(code).toBe(2)
+      expect(stdout).toBe('')
+      expect(stderr).toBe(`error: missing --type, --address or --address-field ${NOT_PROMPTING}\n`)
+      expect(running.stdin.readableFlowing).toBeNull()
+      expect(posts(CHAMBER_POSTS)).toEqual([])
+    },
+  )
+
+  it.each(cases)(
+    'members add with %s: exit 2 naming every missing flag',
+    async (_, flags, env, options) => {
+      const running = session(['members', 'add', 'ch_0003', '--phone', '1', ...flags], env, options)
+      const { code, stderr } = await finishes(running)
+      expect(code).toBe(2)
+      expect(stderr).toBe(`error: missing --name, --email, --membership-type ${NOT_PROMPTING}\n`)
+      expect(posts(MEMBER_POSTS)).toEqual([])
+    },
+  )
+
+  it.each(cases)(
+    'a bulk add from a file with %s finishes without confirmation',
+    async (_, flags, env, options) => {
+      const chamber = await emptyChamber('Bulk Quiet')
+      const rows = memberRows(2, 'quiet')
+      const running = session(
+        [
+          'members',
+          'add',
+          chamber,
+          '--from-file',
+          file('rows.json', JSON.stringify(rows)),
+          ...flags,
+        ],
+        env,
+        options,
+      )
+      const { code, stderr } = await finishes(running)
+      expect(code, stderr).toBe(0)
+      expect(await state().members(chamber)).toHaveLength(2)
+    },
+  )
+})
+
+describe('interactive prompts on a terminal', () => {
+  const tty = { stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true, stdoutWidth: 200 }
+
+  function interactive(args: string[]): { session: Session; prompts: Prompts } {
+    const session = startSession(args, { ...tty, env: sessionEnv() })
+    return { session, prompts: new Prompts(session.stderr, session.stdin) }
+  }
+
+  it('chambers create asks name, type, hq (searching the hqs), address, then confirms', async () => {
+    const { session, prompts } = interactive(['chambers', 'create'])
+    await prompts.answer(/\? Name/, `Leipzig Chamber${KEY.enter}`)
+    await prompts.next(/\? Type/)
+    await prompts.answer(/❯ hq \(headquarters\)/, KEY.down)
+    await prompts.answer(/❯ subsidiary \(of an hq\)/, KEY.enter)
+    await prompts.next(/\? Headquarters/)
+    const { before } = await prompts.next(/Vienna Economic Chamber \(ch_0004\)/)
+    // The list offers the sandbox's hqs, and only them.
+    for (const hq of demo.chambers.filter((c) => c.type === 'hq').slice(0, 3)) {
+      expect(before).toContain(`${hq.name} (${hq.id})`)
+    }
+    expect(before).not.toMatch(/Potsdam|Cottbus/)
+    // Not "Hamb": every "Chamber" contains it.
+    session.stdin.write('Hamburg')
+    await prompts.answer(/❯ Hamburg Chamber of Commerce \(ch_0002\)/, KEY.enter)
+    await prompts.answer(/\? Street/, `Markt 8${KEY.enter}`)
+    await prompts.answer(/\? City/, `Leipzig${KEY.enter}`)
+    await prompts.answer(/\? Postal code/, `04109${KEY.enter}`)
+    await prompts.answer(/\? Country/, `DE${KEY.enter}`)
+    const summary = await prompts.next(/\? Create this chamber\?/)
+    expect(lines(summary.before).slice(-5)).toEqual([
+      'About to create:',
+      '  name:    Leipzig Chamber',
+      '  type:    subsidiary',
+      '  hq_id:   ch_0002',
+      '  address: street=Markt 8, city=Leipzig, postal_code=04109, country=DE',
+    ])
+    session.stdin.write(`y${KEY.enter}`)
+    const { code, stdout, stderr } = await finishes(session)
+    expect(code, stderr).toBe(0)
+    const printed = tableRecord(stdout)
+    expect(printed).toMatchObject({ name: 'Leipzig Chamber', hq_id: 'ch_0002' })
+    expect(stderr).toContain(`Created chamber ${printed.id} (Leipzig Chamber)`)
+    expect(await state().chamber(printed.id!)).toMatchObject({
+      name: 'Leipzig Chamber',
+      type: 'subsidiary',
+      hq_id: 'ch_0002',
+      address: { street: 'Markt 8', city: 'Leipzig', postal_code: '04109', country: 'DE' },
+    })
+  })
+
+  it('skips the confirmation with --yes (and the hq question for an hq)', async () => {
+    const { session, prompts } = interactive(['chambers', 'create', '--yes'])
+    await prompts.answer(/\? Name/, `Yes Chamber${KEY.enter}`)
+    await prompts.answer(/❯ hq \(headquarters\)/, KEY.enter)
+    await prompts.answer(/\? Street/, KEY.enter)
+    await prompts.answer(/\? City/, `Weimar${KEY.enter}`)
+    await prompts.answer(/\? Postal code/, KEY.enter)
+    await prompts.answer(/\? Country/, KEY.enter)
+    const { code, stdout, stderr } = await finishes(session)
+    expect(code, stderr).toBe(0)
+    expect(prompts.text()).not.toMatch(/Headquarters|About to create|Create this chamber/)
+    const printed = tableRecord(stdout)
+    expect(await state().chamber(printed.id!)).toMatchObject({
+      name: 'Yes Chamber',
+      type: 'hq',
+      address: { city: 'Weimar' },
+    })
+  })
+
+  it('sends nothing when the confirmation is answered no (exit 1)', async () => {
+    const { session, prompts } = interactive([
+      ...['chambers', 'create', '--name', 'Declined', '--type', 'hq', '--address-field', 'city=X'],
+    ])
+    await prompts.answer(/\? Create this chamber\?/, `n${KEY.enter}`)
+    const { code, stdout, stderr } = await finishes(session)
+    expect(code).toBe(1)
+    expect(stdout).toBe('')
+    expect(prompts.text()).not.toMatch(/\? Name|\? Type|\? City/)
+    expect(screenLines(stderr).at(-1)).toBe('error: not created: declined at the confirmation')
+    expect(posts(CHAMBER_POSTS)).toEqual([])
+  })
+
+  it('members add asks name, e-mail (again when invalid), phone and an existing type', async () => {
+    const { session, prompts } = interactive(['members', 'add', 'ch_0001'])
+    await prompts.answer(/\? Name/, `Prompted Person${KEY.enter}`)
+    await prompts.answer(/\? E-mail/, `not-an-email${KEY.enter}`)
+    await prompts.answer(
+      /must be a valid e-mail address/,
+      `${KEY.clearLine}prompted@example.com${KEY.enter}`,
+    )
+    await prompts.answer(/\? Phone \(optional\)/, `+49 30 555${KEY.enter}`)
+    await prompts.next(/\? Membership type/)
+    // Offered, once loaded: the types the chamber's members already have.
+    const { match } = await prompts.next(/❯ [a-z]+\n(?: {2}[a-z]+\n)+/)
+    const offered = lines(match).map((line) => line.replace(/^❯? */, ''))
+    expect(offered.sort()).toEqual(['corporate', 'honorary', 'premium', 'standard', 'student'])
+    session.stdin.write('prem')
+    await prompts.answer(/❯ premium/, KEY.enter)
+    const summary = await prompts.next(/\? Add this member\?/)
+    expect(summary.before).toContain('  email:           prompted@example.com')
+    session.stdin.write(KEY.enter)
+    const { code, stdout, stderr } = await finishes(session)
+    expect(code, stderr).toBe(0)
+    const printed = tableRecord(stdout)
+    expect(await state().members('ch_0001')).toContainEqual(
+      expect.objectContaining({
+        id: printed.id,
+        name: 'Prompted Person',
+        email: 'prompted@example.com',
+        phone: '+49 30 555',
+        membership_type: 'premium',
+      }),
+    )
+    expect(posts(MEMBER_POSTS)).toEqual(['201 /v2/chambers/ch_0001/members'])
+  })
+
+  it.each([
+    ['chambers create', ['chambers', 'create'], /\? Name/, CHAMBER_POSTS],
+    ['members add', ['members', 'add', 'ch_0001', '--name', 'X'], /\? E-mail/, MEMBER_POSTS],
+  ])('%s: Ctrl-C at a prompt exits 130 and sends nothing', async (_, args, prompt, sent) => {
+    const { session, prompts } = interactive(args)
+    await prompts.answer(prompt, `typed half${KEY.ctrlC}`)
+    const { code, stdout, stderr } = await finishes(session)
+    expect(code).toBe(130)
+    expect(stdout).toBe('')
+    expect(screenLines(stderr).at(-1)).toBe('error: interrupted')
+    expect(posts(sent)).toEqual([])
+  })
+})

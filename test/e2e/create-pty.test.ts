@@ -1,0 +1,81 @@
+// `chambers create` as a person at a terminal runs it: the built binary in a real pseudo-terminal
+// (util-linux `script`), credentials from the environment, keystrokes typed as each prompt shows.
+import { describe, expect, it } from 'vitest'
+import { credentialsEnv, useSandbox, useTempDirs } from '../helpers/cli.js'
+import type { SandboxFixture } from '../helpers/cli.js'
+import { HAVE_PTY, startPty } from '../helpers/pty.js'
+import { KEY, SandboxReader } from '../helpers/session.js'
+
+const sandbox = useSandbox()
+const tempDir = useTempDirs('chamberctl-pty-')
+const TIMEOUT = 30_000
+
+// A terminal session's environment, made from scratch: no CI, no secret typed anywhere.
+function terminalEnv(fixture: SandboxFixture): NodeJS.ProcessEnv {
+  const configDir = tempDir()
+  return {
+    TERM: 'xterm',
+    HOME: configDir,
+    CHAMBERCTL_CONFIG_DIR: configDir,
+    ...credentialsEnv(fixture),
+  }
+}
+
+function chamberPosts(): number {
+  return sandbox().requests.filter((r) => r.method === 'POST' && r.path === '/v2/chambers').length
+}
+
+describe.skipIf(!HAVE_PTY)('chambers create in a pseudo-terminal', () => {
+  it(
+    'prompts for every value, searches the hqs, confirms, and creates the chamber',
+    async () => {
+      const before = chamberPosts()
+      const { prompts, exited } = startPty(['chambers', 'create'], { env: terminalEnv(sandbox()) })
+      await prompts.answer(/\? Name/, `Pty Chamber${KEY.enter}`)
+      await prompts.answer(/❯ hq \(headquarters\)/, KEY.down)
+      await prompts.answer(/❯ subsidiary \(of an hq\)/, KEY.enter)
+      await prompts.answer(/Vienna Economic Chamber \(ch_0004\)/, 'Munich')
+      await prompts.answer(/❯ Munich Chamber of Industry and Commerce \(ch_0003\)/, KEY.enter)
+      await prompts.answer(/\? Street/, KEY.enter)
+      await prompts.answer(/\? City/, `Erfurt${KEY.enter}`)
+      await prompts.answer(/\? Postal code/, `09084${KEY.enter}`)
+      await prompts.answer(/\? Country/, `DE${KEY.enter}`)
+      const summary = await prompts.next(/\? Create this chamber\?/)
+      expect(summary.before).toMatch(/hq_id: {3}ch_0003/)
+      expect(summary.before).toMatch(/address: city=Erfurt, postal_code=09084, country=DE/)
+      await prompts.answer(/\(Y\/n\)/, `y${KEY.enter}`)
+
+      const { code, screen } = await exited
+      expect(code, screen).toBe(0)
+      const id = /Created chamber (ch_\d+) \(Pty Chamber\)/.exec(screen)?.[1]
+      expect(id, screen).toBeDefined()
+      // The record, as a key/value table on the screen.
+      expect(screen).toMatch(new RegExp(`│ id +│ ${id} +│`))
+      expect(screen).toMatch(/│ name +│ Pty Chamber +│/)
+      expect(screen).toMatch(/│ hq_id +│ ch_0003 +│/)
+      expect(chamberPosts() - before).toBe(1)
+      expect(await new SandboxReader(sandbox().sandbox).chamber(id!)).toMatchObject({
+        name: 'Pty Chamber',
+        type: 'subsidiary',
+        hq_id: 'ch_0003',
+        address: { city: 'Erfurt', postal_code: '09084', country: 'DE' },
+      })
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'exits 130 on Ctrl-C at a prompt, creating nothing',
+    async () => {
+      const before = chamberPosts()
+      const { prompts, exited } = startPty(['chambers', 'create'], { env: terminalEnv(sandbox()) })
+      await prompts.answer(/\? Name/, 'Never Sent')
+      await prompts.answer(/Never Sent/, KEY.ctrlC)
+      const { code, screen } = await exited
+      expect(code, screen).toBe(130)
+      expect(screen).toMatch(/error: interrupted\s*$/)
+      expect(chamberPosts()).toBe(before)
+    },
+    TIMEOUT,
+  )
+})

@@ -1,0 +1,120 @@
+// For the seed tests: a proxy in front of a sandbox that holds back the requests a test chooses
+// (the creates) until the test lets them through, one by one or all at once, and measures how
+// many of them were open at the same moment. Timing then depends on what the test does, never
+// on a clock. And an in-process run of `main` that can be interrupted as Ctrl-C would.
+import { createServer, request as httpRequest } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { main } from '../../src/cli/main.js'
+import type { Sandbox } from '../../src/sandbox/server.js'
+import type { RunResult } from './cli.js'
+import { createTestIO } from './test-io.js'
+
+export type Gate = {
+  baseUrl(version: 'v1' | 'v2'): string
+  // Requests held back now, oldest first, as "METHOD /path".
+  held(): string[]
+  // Resolves once at least `count` requests are held back.
+  whenHeld(count: number): Promise<void>
+  // Lets the oldest `count` held requests through to the sandbox.
+  release(count?: number): void
+  // Lets every held request through, and every later one without holding it.
+  open(): void
+  // The most matching requests that were open (held or on their way) at the same moment.
+  maxOpen(): number
+  close(): Promise<void>
+}
+
+export const isCreate = (method: string, url: string) =>
+  method === 'POST' && !url.endsWith('/auth/token')
+
+export async function startGate(
+  target: Sandbox,
+  matches: (method: string, url: string) => boolean = isCreate,
+): Promise<Gate> {
+  let holding = true
+  let open = 0
+  let max = 0
+  const queue: { label: string; forward: () => void }[] = []
+  const waiters: { count: number; resolve: () => void }[] = []
+  const notify = () => {
+    for (const waiter of waiters.filter((w) => queue.length >= w.count)) {
+      waiters.splice(waiters.indexOf(waiter), 1)
+      waiter.resolve()
+    }
+  }
+
+  const forward = (req: IncomingMessage, res: ServerResponse) => {
+    const upstream = httpRequest(
+      `${target.url}${req.url ?? '/'}`,
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      },
+    )
+    upstream.on('error', () => res.destroy())
+    req.pipe(upstream)
+  }
+
+  const server = createServer((req, res) => {
+    const method = req.method ?? 'GET'
+    const url = req.url ?? '/'
+    if (!matches(method, url)) return forward(req, res)
+    max = Math.max(max, ++open)
+    let counted = true
+    const settle = () => {
+      if (counted) open--
+      counted = false
+    }
+    res.once('finish', settle).once('close', settle)
+    if (!holding) return forward(req, res)
+    // Paused until released: the body stays in the socket, the sandbox has seen nothing.
+    req.pause()
+    queue.push({ label: `${method} ${url}`, forward: () => forward(req, res) })
+    notify()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+
+  const release = (count = 1) => {
+    for (const entry of queue.splice(0, count)) entry.forward()
+  }
+  return {
+    baseUrl: (version) => `http://127.0.0.1:${port}/${version}`,
+    held: () => queue.map((entry) => entry.label),
+    whenHeld: (count) =>
+      new Promise<void>((resolve) => {
+        waiters.push({ count, resolve })
+        notify()
+      }),
+    release,
+    open() {
+      holding = false
+      release(queue.length)
+    },
+    maxOpen: () => max,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}
+
+export type InterruptibleRun = {
+  // What Ctrl-C does: the handlers the command registered with io.onInterrupt are called.
+  interrupt(): void
+  done: Promise<RunResult>
+}
+
+// `chamberctl ...args` through main() in this process, with a Ctrl-C the test presses.
+export function startInterruptible(args: string[], env: NodeJS.ProcessEnv): InterruptibleRun {
+  const test = createTestIO({ env })
+  const done = main(['node', 'chamberctl', ...args], test.io).then((code) => ({
+    code,
+    stdout: test.stdout(),
+    stderr: test.stderr(),
+  }))
+  return { interrupt: test.interrupt, done }
+}
