@@ -68,11 +68,30 @@ export function clientFor(
   return client
 }
 
+// The wait for another `--sandbox` process to finish with the data file.
+const SANDBOX_LOCK_TIMEOUT_MS = 120_000
+
 async function embeddedSandbox(ctx: Context): Promise<Connection> {
-  const { startSandbox } = await import('../sandbox/server.js')
+  const [{ startSandbox }, { holdLock }] = await Promise.all([
+    import('../sandbox/server.js'),
+    import('../config/lock.js'),
+  ])
   const dir = configDir(ctx.io.env)
   ensureConfigDir(dir)
-  const sandbox = await startSandbox({ port: 0, dataFile: join(dir, 'sandbox.json') })
+  const dataFile = join(dir, 'sandbox.json')
+  // Each run loads the whole data file and writes it back: two at once would lose records.
+  const release = await holdLock(`${dataFile}.lock`, {
+    timeoutMs: SANDBOX_LOCK_TIMEOUT_MS,
+    onWait: (pid) => {
+      if (!ctx.globals.quiet) {
+        ctx.io.err.write(
+          `Waiting for another chamberctl --sandbox (pid ${pid ?? '?'}) to finish…\n`,
+        )
+      }
+    },
+  })
+  ctx.cleanup.push(async () => release())
+  const sandbox = await startSandbox({ port: 0, dataFile })
   ctx.cleanup.push(() => sandbox.close())
   return { baseUrl: sandbox.baseUrl(ctx.globals.sandbox!), ...sandbox.credentials }
 }

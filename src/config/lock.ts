@@ -1,7 +1,16 @@
 // A cross-process lock around a config file's read-modify-write, so that two chamberctl processes
 // refreshing tokens of different profiles at once do not drop each other's write. mkdir is atomic
 // on every local filesystem and on NFS, which an O_EXCL lock file is not everywhere.
-import { mkdirSync, renameSync, rmdirSync, statSync } from 'node:fs'
+import {
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  rmdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { CliError } from '../cli/errors.js'
 import { describeFsError } from './dir.js'
@@ -53,6 +62,80 @@ async function acquire(lockPath: string, options: Required<LockOptions>): Promis
   }
 }
 
+// A lock held for as long as this process runs (the embedded sandbox, whose data file one process
+// at a time may own). It is stale only once its holder is dead, whatever its age. Resolves to the
+// function that releases it.
+export async function holdLock(
+  lockPath: string,
+  options: { timeoutMs: number; onWait?: (holder: number | undefined) => void },
+): Promise<() => void> {
+  const deadline = Date.now() + options.timeoutMs
+  let told = false
+  for (;;) {
+    try {
+      mkdirSync(lockPath, { mode: 0o700 })
+      writeFileSync(join(lockPath, 'pid'), String(process.pid), { mode: 0o600 })
+      return () => rmSync(lockPath, { recursive: true, force: true })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new CliError(`cannot lock ${lockPath}: ${describeFsError(error)}`)
+      }
+    }
+    const holder = holderOf(lockPath)
+    // No pid yet: its holder is between mkdir and write, or died there.
+    const dead = holder === undefined ? isOlderThan(lockPath, DEFAULTS.staleMs) : !isAlive(holder)
+    if (dead) {
+      breakLock(lockPath)
+      continue
+    }
+    if (Date.now() >= deadline) {
+      throw new CliError(
+        `${lockPath} is held by another chamberctl (pid ${holder ?? 'unknown'}); ` +
+          'try again when it has finished',
+      )
+    }
+    if (!told) options.onWait?.(holder)
+    told = true
+    await sleep(20 + Math.random() * 30)
+  }
+}
+
+function holderOf(lockPath: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(lockPath, 'pid'), 'utf8'))
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+function isOlderThan(path: string, ms: number): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs >= ms
+  } catch {
+    return true
+  }
+}
+
+function breakLock(lockPath: string): void {
+  const grave = `${lockPath}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`
+  try {
+    renameSync(lockPath, grave)
+    rmSync(grave, { recursive: true, force: true })
+  } catch {
+    // Another process broke it first.
+  }
+}
+
 function breakIfStale(lockPath: string, staleMs: number): boolean {
   let mtimeMs: number
   try {
@@ -65,13 +148,7 @@ function breakIfStale(lockPath: string, staleMs: number): boolean {
   // it. A newer lock that one of them took in between can still be broken by a slow peer; that
   // costs at worst one lost update in a window of microseconds after a crash, never a torn file,
   // since every write is an atomic rename.
-  const grave = `${lockPath}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`
-  try {
-    renameSync(lockPath, grave)
-    rmdirSync(grave)
-  } catch {
-    // Another process broke it first.
-  }
+  breakLock(lockPath)
   return true
 }
 

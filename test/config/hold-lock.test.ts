@@ -1,0 +1,55 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { holdLock } from '../../src/config/lock.js'
+import { useTempDirs } from './helpers.js'
+
+const tempDir = useTempDirs()
+
+// The pid of a process that has certainly ended.
+function deadPid(): number {
+  return spawnSync(process.execPath, ['-e', '0']).pid!
+}
+
+describe('holdLock', () => {
+  it('holds the lock with this process as its holder until released', async () => {
+    const lock = path.join(tempDir(), 'sandbox.json.lock')
+    const release = await holdLock(lock, { timeoutMs: 1000 })
+    expect(readFileSync(path.join(lock, 'pid'), 'utf8')).toBe(String(process.pid))
+    release()
+    expect(existsSync(lock)).toBe(false)
+  })
+
+  it('breaks a lock whose holder is dead, however young', async () => {
+    const lock = path.join(tempDir(), 'sandbox.json.lock')
+    mkdirSync(lock)
+    writeFileSync(path.join(lock, 'pid'), String(deadPid()))
+    const release = await holdLock(lock, { timeoutMs: 1000 })
+    expect(readFileSync(path.join(lock, 'pid'), 'utf8')).toBe(String(process.pid))
+    release()
+  })
+
+  it('waits for a live holder, says so once, and gives up at the timeout naming it', async () => {
+    const lock = path.join(tempDir(), 'sandbox.json.lock')
+    const release = await holdLock(lock, { timeoutMs: 1000 })
+    const waits: (number | undefined)[] = []
+    await expect(
+      holdLock(lock, { timeoutMs: 100, onWait: (pid) => waits.push(pid) }),
+    ).rejects.toThrow(`held by another chamberctl (pid ${process.pid})`)
+    expect(waits).toEqual([process.pid])
+    release()
+  })
+
+  it('goes ahead as soon as the holder releases it', async () => {
+    const lock = path.join(tempDir(), 'sandbox.json.lock')
+    const releaseFirst = await holdLock(lock, { timeoutMs: 1000 })
+    let waiting = false
+    const second = holdLock(lock, { timeoutMs: 10_000, onWait: () => (waiting = true) })
+    await expect.poll(() => waiting).toBe(true)
+    releaseFirst()
+    const releaseSecond = await second
+    expect(readFileSync(path.join(lock, 'pid'), 'utf8')).toBe(String(process.pid))
+    releaseSecond()
+  })
+})
