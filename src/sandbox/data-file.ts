@@ -44,7 +44,7 @@ type Waiter = { resolve: () => void; reject: (error: unknown) => void }
 
 export class GroupCommitter {
   private waiters: Waiter[] = []
-  private running = false
+  private running: Promise<void> | undefined
 
   constructor(
     private readonly path: string,
@@ -55,12 +55,16 @@ export class GroupCommitter {
   commit(): Promise<void> {
     return new Promise((resolve, reject) => {
       this.waiters.push({ resolve, reject })
-      if (!this.running) void this.drain()
+      this.running ??= this.drain()
     })
   }
 
+  // Resolves when no write is under way: every commit so far has settled.
+  async settled(): Promise<void> {
+    while (this.running) await this.running
+  }
+
   private async drain(): Promise<void> {
-    this.running = true
     while (this.waiters.length > 0) {
       const batch = this.waiters
       this.waiters = []
@@ -73,6 +77,6 @@ export class GroupCommitter {
         await new Promise((resolve) => setImmediate(resolve))
       }
     }
-    this.running = false
+    this.running = undefined
   }
 }

@@ -102,9 +102,9 @@ export class Store {
     await this.persist(() => list.splice(list.indexOf(member), 1))
   }
 
-  // Resolves when every write so far is durable.
+  // Resolves when the writes under way have settled; every accepted one is then on disk.
   async flush(): Promise<void> {
-    if (this.committer) await this.committer.commit()
+    await this.committer?.settled()
   }
 
   private async persist(rollback: () => void): Promise<void> {
