@@ -18,8 +18,10 @@ import { createTestIO } from './test-io.js'
 
 // The sandbox clock of the command tests: demo event dates are anchored on this day.
 export const NOW = Date.UTC(2025, 5, 18, 10, 30, 0)
-export const BIG_CHAMBER = 'ch_0001'
-export const BIG_CHAMBER_MEMBERS = 260
+export {
+  DEMO_LARGE_CHAMBER_ID as BIG_CHAMBER,
+  DEMO_LARGE_CHAMBER_MEMBERS as BIG_CHAMBER_MEMBERS,
+} from '../../src/sandbox/demo-data.js'
 export const CHAMBER_IDS = Array.from(
   { length: 10 },
   (_, i) => `ch_${String(i + 1).padStart(4, '0')}`,

@@ -4,8 +4,19 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect } from 'vitest'
-import { API_VERSIONS } from '../../src/api/schemas.js'
-import type { ApiVersion, ListEnvelope } from '../../src/api/schemas.js'
+import {
+  API_VERSIONS,
+  apiErrorBodySchema,
+  notFoundErrorSchema,
+  oauthErrorSchema,
+  validationErrorSchema,
+} from '../../src/api/schemas.js'
+import type {
+  ApiErrorBody,
+  ApiVersion,
+  ListEnvelope,
+  TokenResponse,
+} from '../../src/api/schemas.js'
 import { startSandbox } from '../../src/sandbox/server.js'
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/server.js'
 
@@ -13,7 +24,7 @@ export const VERSIONS = API_VERSIONS
 export const DAY = 86_400_000
 // The fake clock starts here; demo event dates are anchored on this day.
 export const START = Date.UTC(2025, 5, 18, 10, 30, 0)
-export const BIG_CHAMBER = 'ch_0001'
+export { DEMO_LARGE_CHAMBER_ID as BIG_CHAMBER } from '../../src/sandbox/demo-data.js'
 
 export type Clock = { now: () => number; advance: (ms: number) => void }
 
@@ -34,12 +45,9 @@ export function cycle(...values: number[]): () => number {
 }
 
 export type Rec = { id: string; [field: string]: unknown }
-export type ErrorBody = {
-  error: string
-  error_description?: string
-  fields?: Record<string, string[]>
-}
-export type TokenBody = { access_token: string; token_type: string; expires_in: number }
+// The shared schemas' shapes: the sandbox answers with exactly what the client parses.
+export type ErrorBody = ApiErrorBody
+export type TokenBody = TokenResponse
 export type Reply<T> = { status: number; headers: Headers; body: T }
 export type Query = Record<string, string | number>
 
@@ -230,29 +238,27 @@ export function sortedBy<T extends Rec>(records: readonly T[], sort: string): T[
 
 export function expectFieldError(reply: Reply<unknown>, field: string): void {
   expect(reply.status, JSON.stringify(reply.body)).toBe(422)
-  const body = reply.body as ErrorBody
-  expect(body.error).toEqual(expect.any(String))
-  expect(body.fields?.[field], `fields: ${JSON.stringify(body.fields)}`).toEqual(
+  const body = validationErrorSchema.parse(reply.body)
+  expect(body.fields[field], `fields: ${JSON.stringify(body.fields)}`).toEqual(
     expect.arrayContaining([expect.any(String)]),
   )
 }
 
 export function expectError(reply: Reply<unknown>, status: number, mentions?: RegExp): void {
   expect(reply.status, JSON.stringify(reply.body)).toBe(status)
-  const body = reply.body as ErrorBody
-  expect(body.error).toEqual(expect.any(String))
+  const body = apiErrorBodySchema.parse(reply.body)
   if (mentions) expect(body.error).toMatch(mentions)
 }
 
 // 404 with exactly {error}, as the spec shows for an unknown chamber.
 export function expectNotFound(reply: Reply<unknown>, mentions: RegExp): void {
   expect(reply.status).toBe(404)
-  expect(reply.body).toEqual({ error: expect.stringMatching(mentions) })
+  expect(notFoundErrorSchema.parse(reply.body)).toEqual({ error: expect.stringMatching(mentions) })
 }
 
 export function expectInvalidToken(reply: Reply<unknown>, mentions = /\w/): void {
   expect(reply.status).toBe(401)
-  expect(reply.body).toEqual({
+  expect(oauthErrorSchema.parse(reply.body)).toEqual({
     error: 'invalid_token',
     error_description: expect.stringMatching(mentions),
   })

@@ -12,7 +12,7 @@ export type Options = PagingFlags & {
   to?: string
 }
 
-export const EVENT_COLUMNS = ['id', 'title', 'status', 'starts_at', 'ends_at', 'location']
+const EVENT_COLUMNS = ['id', 'title', 'status', 'starts_at', 'ends_at', 'location']
 
 export async function list(opts: Options, ctx: Context): Promise<void> {
   const paging = pageOptions(opts)

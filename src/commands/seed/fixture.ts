@@ -46,7 +46,7 @@ async function parseText(name: string, text: string): Promise<unknown> {
   }
 }
 
-export function checkFixture(document: unknown, name: string): Fixture {
+function checkFixture(document: unknown, name: string): Fixture {
   const problems: Problems = {}
   const add = (path: string, message: string) => (problems[path] ??= []).push(message)
   const entries = isObject(document) ? document.chambers : undefined
