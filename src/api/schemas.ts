@@ -3,7 +3,7 @@
 // and its data file with them. Records are loose: fields a real server adds are kept.
 // zod/mini rather than zod's chained API: the same schemas, a tenth of the code to load.
 import * as z from 'zod/mini'
-import { CHAMBER_TYPES, MAX_PER_PAGE, RECORD_STATUSES, SORT_FIELDS } from './constants.js'
+import { CHAMBER_TYPES, INCLUDES, MAX_PER_PAGE, RECORD_STATUSES, SORT_FIELDS } from './constants.js'
 import type { SortableResource } from './constants.js'
 
 export * from './constants.js'
@@ -199,6 +199,32 @@ export function sortParamSchema(resource: SortableResource) {
       ),
     )
 }
+
+// include=members,events on GET /chambers/{id}: related lists to embed, each named once.
+export const includeSchema = z.pipe(
+  z.string(),
+  z
+    .transform((value: string) => [
+      ...new Set(
+        value
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .check(
+      z.superRefine((names, ctx) => {
+        const unknown = names.filter((name) => !(INCLUDES as readonly string[]).includes(name))
+        if (names.length && !unknown.length) return
+        const found = unknown.length ? `unknown ${unknown.join(', ')}; ` : ''
+        ctx.addIssue({
+          code: 'custom',
+          message: `${found}give a comma-separated list of ${INCLUDES.join(', ')}`,
+          input: names,
+        })
+      }),
+    ),
+)
 
 // ISO 8601 date or date-time, as accepted by filter[date_from]/filter[date_to] and --from/--to.
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/

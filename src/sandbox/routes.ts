@@ -6,10 +6,10 @@ import {
   CHAMBER_TYPES,
   DEFAULT_PER_PAGE,
   EVENT_STATUSES,
-  INCLUDES,
   RECORD_STATUSES,
   chamberCreateSchema,
   isDateOnly,
+  includeSchema,
   isoDateSchema,
   memberCreateSchema,
   pageParamsSchema,
@@ -262,20 +262,13 @@ function getChamber(ctx: RouteContext): Answer {
   if (include === null) return { status: 200, body: chamber }
   if (ctx.version === 'v1')
     throw validationError('invalid query parameters', { include: [V2_ONLY] })
-  const wanted = [
-    ...new Set(
-      include
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean),
-    ),
-  ]
-  const unknown = wanted.filter((part) => !(INCLUDES as readonly string[]).includes(part))
-  if (unknown.length) {
+  const parsed = includeSchema.safeParse(include)
+  if (!parsed.success) {
     throw validationError('invalid query parameters', {
-      include: [`unknown ${unknown.join(', ')}; include takes ${INCLUDES.join(', ')}`],
+      include: [parsed.error.issues[0]!.message],
     })
   }
+  const wanted = parsed.data
   const body: StoredChamber & { members?: StoredMember[]; events?: StoredEvent[] } = { ...chamber }
   if (wanted.includes('members')) body.members = ctx.store.membersOf(chamber.id)
   if (wanted.includes('events')) body.events = ctx.store.eventsOf(chamber.id)

@@ -1,4 +1,4 @@
-import { INCLUDES } from '../../api/constants.js'
+import { includeSchema } from '../../api/schemas.js'
 import type { Context } from '../../cli/context.js'
 import { UsageError } from '../../cli/errors.js'
 import { printRecord } from '../print.js'
@@ -26,19 +26,8 @@ export async function get(opts: Options, ctx: Context): Promise<void> {
 
 function parseInclude(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined
-  const names = [
-    ...new Set(
-      value
-        .split(',')
-        .map((name) => name.trim())
-        .filter(Boolean),
-    ),
-  ]
-  const unknown = names.filter((name) => !(INCLUDES as readonly string[]).includes(name))
-  if (names.length === 0 || unknown.length) {
-    throw new UsageError(
-      `--include ${value}: expected a comma-separated list of ${INCLUDES.join(', ')}`,
-    )
-  }
-  return names
+  const parsed = includeSchema.safeParse(value)
+  if (!parsed.success)
+    throw new UsageError(`--include ${value}: ${parsed.error.issues[0]!.message}`)
+  return parsed.data
 }
