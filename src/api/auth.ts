@@ -13,7 +13,7 @@ export type TokenManagerOptions = {
   // Obtains a new token; absent when there are no client credentials.
   obtain?: () => Promise<TokenResponse>
   // Keeps a newly obtained token (in the profile); failures to save do not fail the command.
-  save?: (token: Required<CachedToken>) => Promise<void>
+  save?: (token: CachedToken) => Promise<void>
   now?: () => number
   // What to tell a user who has no way to authenticate.
   hint?: string
@@ -21,6 +21,12 @@ export type TokenManagerOptions = {
 
 // Refresh this long before the server's expiry, so a request never leaves with a dying token.
 export const EXPIRY_SKEW_MS = 30_000
+
+// When a token expires: `expires_in` is read as seconds (the unit the sandbox and OAuth use). A
+// server that does not say gets a token used until it is refused.
+export function expiryOf(response: TokenResponse, now: number): number | undefined {
+  return response.expires_in === undefined ? undefined : now + response.expires_in * 1000
+}
 
 export class TokenManager implements TokenSource {
   private current: CachedToken | undefined
@@ -68,10 +74,7 @@ export class TokenManager implements TokenSource {
     this.pending ??= (async () => {
       try {
         const response = await obtain()
-        const fresh = {
-          token: response.access_token,
-          expiresAt: this.now() + response.expires_in * 1000,
-        }
+        const fresh = { token: response.access_token, expiresAt: expiryOf(response, this.now()) }
         this.current = fresh
         await this.options.save?.(fresh).catch(() => {})
         return fresh.token

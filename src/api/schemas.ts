@@ -147,7 +147,8 @@ export type TokenRequest = z.infer<typeof tokenRequestSchema>
 export const tokenResponseSchema = z.looseObject({
   access_token: z.string().check(z.minLength(1)),
   token_type: z.string(),
-  expires_in: z.number().check(z.nonnegative()),
+  // Any size; numeric strings are read as numbers, and a server may leave it out.
+  expires_in: z.optional(z.coerce.number().check(z.nonnegative())),
 })
 export type TokenResponse = z.infer<typeof tokenResponseSchema>
 

@@ -23,7 +23,7 @@ export type Connection = {
   clientSecret?: string
   cached?: CachedToken
   // Where a newly obtained token is kept, when it belongs to a profile.
-  save?: (token: Required<CachedToken>) => Promise<void>
+  save?: (token: CachedToken) => Promise<void>
 }
 
 export async function buildClient(ctx: Context): Promise<Client> {
@@ -120,7 +120,8 @@ export async function resolveConnection(ctx: Context): Promise<Connection> {
   let cached: CachedToken | undefined
   if (envToken) cached = { token: envToken }
   else if (profileClient && profile?.access_token) {
-    cached = { token: profile.access_token, expiresAt: profile.token_expires_at ?? 0 }
+    // No expiry stored: the server did not give one, so the token serves until it is refused.
+    cached = { token: profile.access_token, expiresAt: profile.token_expires_at }
   }
   return {
     baseUrl,

@@ -352,3 +352,29 @@ describe('pagination over the client', () => {
     expect(records).toEqual(ids(1, 120))
   })
 })
+
+describe('token lifetimes a server may send', () => {
+  const reply = (expires: unknown) => ({
+    access_token: 't',
+    token_type: 'Bearer',
+    expires_in: expires,
+  })
+
+  it.each([
+    ['seconds as a number', 60, 60_000],
+    ['seconds as a numeric string', '60', 60_000],
+    ['a lifetime of years', 10 ** 9, 10 ** 12],
+    ['nothing at all', undefined, undefined],
+  ])('reads %s', async (_what, expiresIn, lifetime) => {
+    pool().intercept({ path: '/v2/auth/token', method: 'POST' }).reply(200, reply(expiresIn), json)
+    const before = Date.now()
+    const tokens: TokenManager = new TokenManager({
+      obtain: () => requestToken(c.transport, 'id', 'secret'),
+    })
+    const c = client(tokens)
+    expect(await tokens.token()).toBe('t')
+    const expiresAt = tokens.cached?.expiresAt
+    if (lifetime === undefined) expect(expiresAt).toBeUndefined()
+    else expect(expiresAt! - before).toBeGreaterThanOrEqual(lifetime)
+  })
+})

@@ -1,3 +1,4 @@
+import { expiryOf } from '../../api/auth.js'
 import { requestToken } from '../../api/client.js'
 import { clientFor } from '../../cli/api.js'
 import type { Context } from '../../cli/context.js'
@@ -48,7 +49,7 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
 
   const client = clientFor(ctx, { baseUrl: baseUrl!, clientId, clientSecret: secret })
   const token = await requestToken(client.transport, clientId!, secret!)
-  const expiresAt = Date.now() + token.expires_in * 1000
+  const expiresAt = expiryOf(token, Date.now())
   await store.save(globals.profile, {
     base_url: baseUrl,
     client_id: clientId,
@@ -61,7 +62,7 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
     [
       `Logged in to ${baseUrl} as client ${clientId} (profile ${globals.profile})`,
       `  API version:   ${client.version}`,
-      `  token expires: ${describeExpiry(expiresAt, Date.now())}`,
+      `  token expires: ${expiresAt === undefined ? 'not said by the server' : describeExpiry(expiresAt, Date.now())}`,
       opts.storeSecret
         ? `  secret:        stored in ${store.path} (mode 0600)`
         : '  secret:        not stored; run login again when the token expires',

@@ -77,8 +77,10 @@ function row(name: string, profile: Profile, active: boolean, now: number) {
     secret: profile.client_secret ? 'stored' : 'none',
     token: !profile.access_token
       ? 'none'
-      : expires && expires > now
-        ? `valid until ${describeExpiry(expires, now)}`
-        : 'expired',
+      : expires === undefined
+        ? 'stored, no expiry given'
+        : expires > now
+          ? `valid until ${describeExpiry(expires, now)}`
+          : 'expired',
   }
 }
