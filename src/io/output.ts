@@ -12,9 +12,8 @@
 // - Empty list: json prints `[]`, csv prints the header row alone (the columns are still known),
 //   tsv and ndjson print nothing, table prints nothing and returns 0 so the caller may put a
 //   "no results" note on stderr.
-// - CSV uses csv-stringify's default LF record delimiter rather than RFC 4180's CRLF: it is what
-//   Unix tools expect, and every CSV reader (spreadsheets, Python's csv, csv-parse) accepts it.
-//   Quoting follows RFC 4180 (fields with a comma, quote, CR or LF are quoted, quotes doubled).
+// - CSV is RFC 4180 to the letter: CRLF after every record, the header included, and fields with
+//   a comma, quote, CR or LF quoted with quotes doubled. Every CSV reader accepts CRLF.
 import type { Writable } from 'node:stream'
 import type { OutputFormat } from './format.js'
 import type { IO } from './streams.js'
@@ -164,13 +163,16 @@ function tsvRow(record: OutputRecord, columns: readonly string[]): string {
   return `${columns.map((column) => escapeTsv(cellText(getPath(record, column)))).join('\t')}\n`
 }
 
+// With CRLF records csv-stringify quotes only fields holding a CRLF; any CR or LF needs quotes.
+const CSV_OPTIONS = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const
+
 async function csvWriter(columns: readonly string[]) {
   const { stringify } = await import('csv-stringify/sync')
   return {
-    header: stringify([[...columns]]),
+    header: stringify([[...columns]], CSV_OPTIONS),
     // Cells are turned into text first: csv-stringify's own casts would write booleans as 1/''.
     row: (record: OutputRecord) =>
-      stringify([columns.map((column) => cellText(getPath(record, column)))]),
+      stringify([columns.map((column) => cellText(getPath(record, column)))], CSV_OPTIONS),
   }
 }
 

@@ -255,8 +255,9 @@ export function modeOf(file: string): number {
   return statSync(file).mode & 0o777
 }
 
+// Lines of output, whether they end in LF or (CSV) CRLF.
 export function lines(text: string): string[] {
-  return text.split('\n').filter((line) => line !== '')
+  return text.split(/\r?\n/).filter((line) => line !== '')
 }
 
 export function tsvColumn(text: string, column = 0): string[] {

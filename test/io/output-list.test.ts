@@ -234,9 +234,9 @@ describe('writeList csv', () => {
     )
     expect(count).toBe(2)
     expect(t.stdout()).toBe(
-      'id,address.city,address,hq_id\n' +
-        'c1,Berlin,"{""street"":""Fasanenstr. 85"",""city"":""Berlin"",""postal_code"":""10623"",""country"":""DE""}",\n' +
-        'c2,Potsdam,"{""city"":""Potsdam""}",c1\n',
+      'id,address.city,address,hq_id\r\n' +
+        'c1,Berlin,"{""street"":""Fasanenstr. 85"",""city"":""Berlin"",""postal_code"":""10623"",""country"":""DE""}",\r\n' +
+        'c2,Potsdam,"{""city"":""Potsdam""}",c1\r\n',
     )
   })
 
@@ -247,7 +247,7 @@ describe('writeList csv', () => {
       [{ a: 'x,y', b: 'say "hi"', c: 'two\nlines', d: 'cr\ronly', e: 'plain' }],
       options({ format: 'csv', columns: ['a', 'b', 'c', 'd', 'e'] }),
     )
-    expect(t.stdout()).toBe('a,b,c,d,e\n"x,y","say ""hi""","two\nlines","cr\ronly",plain\n')
+    expect(t.stdout()).toBe('a,b,c,d,e\r\n"x,y","say ""hi""","two\nlines","cr\ronly",plain\r\n')
   })
 
   it('writes booleans and numbers as JSON does, not as csv-stringify casts them', async () => {
@@ -257,19 +257,19 @@ describe('writeList csv', () => {
       [{ a: true, b: false, c: 0 }],
       options({ format: 'csv', columns: ['a', 'b', 'c'] }),
     )
-    expect(t.stdout()).toBe('a,b,c\ntrue,false,0\n')
+    expect(t.stdout()).toBe('a,b,c\r\ntrue,false,0\r\n')
   })
 
   it('uses --fields as the header', async () => {
     const t = createTestIO()
     await writeList(t.io, chambers(), options({ format: 'csv', fields: ['name', 'rating'] }))
-    expect(t.stdout()).toBe('name,rating\nBerlin Chamber of Commerce,4.5\nPotsdam Chamber,\n')
+    expect(t.stdout()).toBe('name,rating\r\nBerlin Chamber of Commerce,4.5\r\nPotsdam Chamber,\r\n')
   })
 
   it('prints the header alone for an empty list', async () => {
     const t = createTestIO()
     expect(await writeList(t.io, fromArray([]), options({ format: 'csv' }))).toBe(0)
-    expect(t.stdout()).toBe('id,name,type,status,address.city\n')
+    expect(t.stdout()).toBe('id,name,type,status,address.city\r\n')
   })
 
   it('streams, with the header going out with the first record', async () => {
@@ -281,8 +281,8 @@ describe('writeList csv', () => {
       yield { id: 'b' }
     }
     await writeList(t.io, gen(), options({ format: 'csv', columns: ['id'] }))
-    expect(before).toBe('id\na\n')
-    expect(t.stdout()).toBe('id\na\nb\n')
+    expect(before).toBe('id\r\na\r\n')
+    expect(t.stdout()).toBe('id\r\na\r\nb\r\n')
   })
 })
 

@@ -52,8 +52,8 @@ describe('writeRecord', () => {
     const t = createTestIO()
     await writeRecord(t.io, chamber, options({ format: 'csv', fields: ['id', 'name', 'address'] }))
     expect(t.stdout()).toBe(
-      'id,name,address\n' +
-        'c1,Berlin Chamber of Commerce,"{""street"":""Fasanenstr. 85"",""city"":""Berlin"",""postal_code"":""10623"",""country"":""DE""}"\n',
+      'id,name,address\r\n' +
+        'c1,Berlin Chamber of Commerce,"{""street"":""Fasanenstr. 85"",""city"":""Berlin"",""postal_code"":""10623"",""country"":""DE""}"\r\n',
     )
   })
 
