@@ -12,7 +12,8 @@ const JSON_SECRET = new RegExp(
   'gi',
 )
 const FORM_SECRET = new RegExp(`\\b((?:${SECRET_KEYS.join('|')})=)[^&\\s]*`, 'gi')
-const AUTHORIZATION = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g
+// The whole credential, whatever characters a server's tokens use.
+const AUTHORIZATION = /\b(Bearer|Basic)\s+\S+/gi
 
 export const REDACTED = '[redacted]'
 

@@ -5,7 +5,7 @@ import { request } from './undici.js'
 import { ApiError } from './errors.js'
 import { errorFromResponse } from './responses.js'
 import type { Answer } from './responses.js'
-import { redactText, redactUrl } from './redact.js'
+import { REDACTED, redactText, redactUrl } from './redact.js'
 
 export type TokenSource = {
   // A token to send; fetched or refreshed as needed.
@@ -126,10 +126,18 @@ export class Transport {
     }
     const started = performance.now()
     const signal = AbortSignal.timeout(this.options.timeoutMs)
-    const trace = (outcome: string) =>
+    // Every secret is masked before the line is written: the Authorization header, and
+    // client_secret/access_token in bodies (the token request and its answer).
+    const trace = (outcome: string, answer?: string) =>
       this.options.trace?.(
-        `${exchange.method} ${redactUrl(url)} → ${outcome} (${Math.round(performance.now() - started)} ms, attempt ${n}/${MAX_ATTEMPTS})` +
-          (body ? `\n  body: ${redactText(body)}` : ''),
+        [
+          `${exchange.method} ${redactUrl(url)} → ${outcome} (${Math.round(performance.now() - started)} ms, attempt ${n}/${MAX_ATTEMPTS})`,
+          ...(headers.authorization
+            ? [`  authorization: ${redactText(headers.authorization)}`]
+            : []),
+          ...(body ? [`  request body: ${redactText(body)}`] : []),
+          ...(answer && exchange.auth === false ? [`  response body: ${redactText(answer)}`] : []),
+        ].join('\n'),
       )
     try {
       const response = await request(this.options.dispatcher, url, {
@@ -139,7 +147,7 @@ export class Transport {
         signal,
       })
       const text = await response.body.text()
-      trace(String(response.statusCode))
+      trace(String(response.statusCode), text)
       return { status: response.statusCode, headers: response.headers, text }
     } catch (error) {
       const timedOut = signal.aborted
