@@ -132,9 +132,7 @@ export class Transport {
       this.options.trace?.(
         [
           `${exchange.method} ${redactUrl(url)} → ${outcome} (${Math.round(performance.now() - started)} ms, attempt ${n}/${MAX_ATTEMPTS})`,
-          ...(headers.authorization
-            ? [`  authorization: ${redactText(headers.authorization)}`]
-            : []),
+          ...(headers.authorization ? [`  authorization: Bearer ${REDACTED}`] : []),
           ...(body ? [`  request body: ${redactText(body)}`] : []),
           ...(answer && exchange.auth === false ? [`  response body: ${redactText(answer)}`] : []),
         ].join('\n'),
