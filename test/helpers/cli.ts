@@ -2,7 +2,7 @@
 // real sandbox on an ephemeral port with its request log, private temp config directories, and a
 // recording proxy for the one thing the sandbox's log does not show, request headers.
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { createServer, request as httpRequest } from 'node:http'
+import { createServer } from 'node:http'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -14,6 +14,7 @@ import { main } from '../../src/cli/main.js'
 import type { Profile } from '../../src/config/profiles.js'
 import { startSandbox } from '../../src/sandbox/server.js'
 import type { RequestLogEntry, Sandbox, SandboxOptions } from '../../src/sandbox/server.js'
+import { startProxy } from './proxy.js'
 import { createTestIO } from './test-io.js'
 
 // The sandbox clock of the command tests: demo event dates are anchored on this day.
@@ -197,35 +198,16 @@ export type Recorder = {
   close(): Promise<void>
 }
 
-// A pass-through HTTP proxy in front of a sandbox that records every request's headers.
+// A proxy in front of a sandbox that records every request's headers.
 export async function startRecorder(target: Sandbox): Promise<Recorder> {
   const requests: RecordedRequest[] = []
-  const server = createServer((req, res) => {
-    requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers })
-    const upstream = httpRequest(
-      `${target.url}${req.url ?? '/'}`,
-      { method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      },
-    )
-    upstream.on('error', () => res.destroy())
-    req.pipe(upstream)
+  const proxy = await startProxy(target, {
+    intercept: (req, forward) => {
+      requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers })
+      forward()
+    },
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  const url = `http://127.0.0.1:${port}`
-  return {
-    url,
-    baseUrl: (version) => `${url}/${version}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
-  }
+  return { url: proxy.url, baseUrl: proxy.baseUrl, requests, close: proxy.close }
 }
 
 export function configFile(dir: string): string {

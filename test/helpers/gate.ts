@@ -2,12 +2,10 @@
 // (the creates) until the test lets them through, one by one or all at once, and measures how
 // many of them were open at the same moment. Timing then depends on what the test does, never
 // on a clock. And an in-process run of `main` that can be interrupted as Ctrl-C would.
-import { createServer, request as httpRequest } from 'node:http'
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { main } from '../../src/cli/main.js'
 import type { Sandbox } from '../../src/sandbox/server.js'
 import type { RunResult } from './cli.js'
+import { startProxy } from './proxy.js'
 import { createTestIO } from './test-io.js'
 
 export type Gate = {
@@ -33,8 +31,6 @@ export async function startGate(
   matches: (method: string, url: string) => boolean = isCreate,
 ): Promise<Gate> {
   let holding = true
-  let open = 0
-  let max = 0
   const queue: { label: string; forward: () => void }[] = []
   const waiters: { count: number; resolve: () => void }[] = []
   const notify = () => {
@@ -44,44 +40,24 @@ export async function startGate(
     }
   }
 
-  const forward = (req: IncomingMessage, res: ServerResponse) => {
-    const upstream = httpRequest(
-      `${target.url}${req.url ?? '/'}`,
-      { method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      },
-    )
-    upstream.on('error', () => res.destroy())
-    req.pipe(upstream)
-  }
-
-  const server = createServer((req, res) => {
-    const method = req.method ?? 'GET'
-    const url = req.url ?? '/'
-    if (!matches(method, url)) return forward(req, res)
-    max = Math.max(max, ++open)
-    let counted = true
-    const settle = () => {
-      if (counted) open--
-      counted = false
-    }
-    res.once('finish', settle).once('close', settle)
-    if (!holding) return forward(req, res)
-    // Paused until released: the body stays in the socket, the sandbox has seen nothing.
-    req.pause()
-    queue.push({ label: `${method} ${url}`, forward: () => forward(req, res) })
-    notify()
+  const proxy = await startProxy(target, {
+    counts: matches,
+    intercept: (req, forward) => {
+      const method = req.method ?? 'GET'
+      const url = req.url ?? '/'
+      if (!holding || !matches(method, url)) return forward()
+      // Paused until released: the body stays in the socket, the sandbox has seen nothing.
+      req.pause()
+      queue.push({ label: `${method} ${url}`, forward })
+      notify()
+    },
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
 
   const release = (count = 1) => {
     for (const entry of queue.splice(0, count)) entry.forward()
   }
   return {
-    baseUrl: (version) => `http://127.0.0.1:${port}/${version}`,
+    baseUrl: proxy.baseUrl,
     held: () => queue.map((entry) => entry.label),
     whenHeld: (count) =>
       new Promise<void>((resolve) => {
@@ -93,12 +69,8 @@ export async function startGate(
       holding = false
       release(queue.length)
     },
-    maxOpen: () => max,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
+    maxOpen: proxy.maxOpen,
+    close: proxy.close,
   }
 }
 

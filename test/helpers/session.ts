@@ -2,8 +2,6 @@
 // with Ctrl-C (the test IO's interrupt()), a hook on every stdout write, and a reader that waits
 // for prompts one after the other on the captured stderr; plus a proxy that counts the requests
 // in flight at the sandbox, and a client that reads what the sandbox really holds.
-import { createServer, request as httpRequest } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { PassThrough, Writable } from 'node:stream'
 import { stripVTControlCharacters } from 'node:util'
 import { main } from '../../src/cli/main.js'
@@ -12,6 +10,7 @@ import { ApiClient } from '../sandbox/helpers.js'
 import type { Rec } from '../sandbox/helpers.js'
 import type { RunResult } from './cli.js'
 import { until } from './cli.js'
+import { startProxy } from './proxy.js'
 import { createTestIO } from './test-io.js'
 
 export type SessionOptions = {
@@ -169,46 +168,11 @@ export type InFlightProxy = {
   close(): Promise<void>
 }
 
-// A pass-through proxy in front of a sandbox that counts the matching requests it is handling:
-// one is open from its arrival until its answer has been handed back to the client, so a client
-// that keeps N requests in flight can never be seen with more than N.
+// A proxy in front of a sandbox that counts the matching requests it is handling.
 export async function startInFlightProxy(
   target: Sandbox,
   counts: (method: string, url: string) => boolean,
 ): Promise<InFlightProxy> {
-  let open = 0
-  let max = 0
-  const server = createServer((req, res) => {
-    const counted = counts(req.method ?? 'GET', req.url ?? '/')
-    if (counted) {
-      max = Math.max(max, ++open)
-      let settled = false
-      const settle = () => {
-        if (!settled) open--
-        settled = true
-      }
-      res.once('finish', settle).once('close', settle)
-    }
-    const upstream = httpRequest(
-      `${target.url}${req.url ?? '/'}`,
-      { method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      },
-    )
-    upstream.on('error', () => res.destroy())
-    req.pipe(upstream)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    baseUrl: (version) => `http://127.0.0.1:${port}/${version}`,
-    maxInFlight: () => max,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
-  }
+  const proxy = await startProxy(target, { counts })
+  return { baseUrl: proxy.baseUrl, maxInFlight: proxy.maxOpen, close: proxy.close }
 }
