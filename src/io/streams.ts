@@ -2,6 +2,9 @@
 // that tests can hand them buffers and choose what is a TTY.
 import type { Readable, Writable } from 'node:stream'
 
+// ExitCode.interrupted, without loading the error module for it.
+const INTERRUPTED = 130
+
 export type IO = {
   out: Writable
   err: Writable
@@ -15,6 +18,7 @@ export type IO = {
   stdoutWidth?: number
   // Calls `handler` on Ctrl-C (SIGINT) until the returned function is called. While a handler is
   // registered, Ctrl-C no longer ends the process: the command winds down and exits 130 itself.
+  // A second Ctrl-C ends the process at once, for a wind-down that takes too long.
   onInterrupt(handler: () => void): () => void
 }
 
@@ -29,8 +33,19 @@ export function processIO(): IO {
     env: process.env,
     stdoutWidth: process.stdout.isTTY === true ? process.stdout.columns : undefined,
     onInterrupt(handler) {
-      process.on('SIGINT', handler)
-      return () => void process.off('SIGINT', handler)
+      let interrupted = false
+      const listener = () => {
+        if (interrupted) {
+          process.stderr.write(
+            '\nInterrupted again: stopping now; requests in flight may have gone through\n',
+          )
+          process.exit(INTERRUPTED)
+        }
+        interrupted = true
+        handler()
+      }
+      process.on('SIGINT', listener)
+      return () => void process.off('SIGINT', listener)
     },
   }
 }
