@@ -9,6 +9,24 @@ function options(overrides: Partial<OutputOptions> & Pick<OutputOptions, 'format
   return { columns: CHAMBER_COLUMNS, color: false, ...overrides }
 }
 
+// What stdout holds each time the writer asks for the next record (so it has dealt with the
+// previous one), and at the end: a writer that collects the list shows nothing until the end.
+async function printedAsAsked(
+  records: Record<string, unknown>[],
+  opts: Partial<OutputOptions> & Pick<OutputOptions, 'format'>,
+): Promise<{ seen: string[]; output: string }> {
+  const t = createTestIO()
+  const seen: string[] = []
+  async function* gen() {
+    for (const record of records) {
+      yield record
+      seen.push(t.stdout())
+    }
+  }
+  await writeList(t.io, gen(), options(opts))
+  return { seen, output: t.stdout() }
+}
+
 describe('writeList json', () => {
   it('prints one compact array in a pipe, unknown fields kept', async () => {
     const t = createTestIO()
@@ -47,19 +65,11 @@ describe('writeList json', () => {
   })
 
   it('writes each record as it arrives instead of collecting the list', async () => {
-    const t = createTestIO()
-    const seen: string[] = []
-    async function* slow() {
-      yield { id: 'first' }
-      // The writer asked for the next record, so it has dealt with the first one.
-      seen.push(t.stdout())
-      await new Promise((resolve) => setTimeout(resolve, 5))
-      yield { id: 'second' }
-      seen.push(t.stdout())
-    }
-    await writeList(t.io, slow(), options({ format: 'json' }))
+    const { seen, output } = await printedAsAsked([{ id: 'first' }, { id: 'second' }], {
+      format: 'json',
+    })
     expect(seen).toEqual(['[{"id":"first"}', '[{"id":"first"},{"id":"second"}'])
-    expect(t.stdout()).toBe('[{"id":"first"},{"id":"second"}]\n')
+    expect(output).toBe('[{"id":"first"},{"id":"second"}]\n')
   })
 
   it('leaves stdout empty when the list fails before its first record', async () => {
@@ -115,16 +125,8 @@ describe('writeList ndjson', () => {
   })
 
   it('streams: each line is out before the next record is asked for', async () => {
-    const t = createTestIO()
-    const seen: number[] = []
-    async function* gen() {
-      for (let i = 0; i < 3; i++) {
-        yield { i }
-        seen.push(t.stdout().split('\n').length - 1)
-      }
-    }
-    await writeList(t.io, gen(), options({ format: 'ndjson' }))
-    expect(seen).toEqual([1, 2, 3])
+    const { seen } = await printedAsAsked([{ i: 0 }, { i: 1 }, { i: 2 }], { format: 'ndjson' })
+    expect(seen.map((text) => text.split('\n').length - 1)).toEqual([1, 2, 3])
   })
 
   it('waits for a slow stdout to drain before asking for more records', async () => {
@@ -212,15 +214,11 @@ describe('writeList tsv', () => {
   })
 
   it('streams', async () => {
-    const t = createTestIO()
-    let before = ''
-    async function* gen() {
-      yield { id: 'a' }
-      before = t.stdout()
-      yield { id: 'b' }
-    }
-    await writeList(t.io, gen(), options({ format: 'tsv', columns: ['id'] }))
-    expect(before).toBe('a\n')
+    const { seen } = await printedAsAsked([{ id: 'a' }, { id: 'b' }], {
+      format: 'tsv',
+      columns: ['id'],
+    })
+    expect(seen[0]).toBe('a\n')
   })
 })
 
@@ -273,16 +271,12 @@ describe('writeList csv', () => {
   })
 
   it('streams, with the header going out with the first record', async () => {
-    const t = createTestIO()
-    let before = ''
-    async function* gen() {
-      yield { id: 'a' }
-      before = t.stdout()
-      yield { id: 'b' }
-    }
-    await writeList(t.io, gen(), options({ format: 'csv', columns: ['id'] }))
-    expect(before).toBe('id\r\na\r\n')
-    expect(t.stdout()).toBe('id\r\na\r\nb\r\n')
+    const { seen, output } = await printedAsAsked([{ id: 'a' }, { id: 'b' }], {
+      format: 'csv',
+      columns: ['id'],
+    })
+    expect(seen[0]).toBe('id\r\na\r\n')
+    expect(output).toBe('id\r\na\r\nb\r\n')
   })
 })
 
