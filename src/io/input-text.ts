@@ -17,8 +17,8 @@ const OS_REASONS: Record<string, string> = {
 }
 
 // Reads a path, or the given stdin for '-', through a stream (never readFileSync(0), which fails
-// on a pipe that is not ready yet) and decodes it. Unlike readAll() in stdin.ts, nothing is
-// trimmed: line numbers in error messages must match the file.
+// on a pipe that is not ready yet) and decodes it. Nothing is trimmed: line numbers in error
+// messages must match the file.
 export async function readInputText(source: string, stdin: Readable): Promise<InputText> {
   const name = source === '-' ? 'stdin' : source
   const stream = source === '-' ? stdin : createReadStream(source)

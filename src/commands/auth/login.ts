@@ -1,10 +1,11 @@
 import { expiryOf } from '../../api/auth.js'
 import { requestToken } from '../../api/client.js'
 import { clientFor } from '../../cli/api.js'
+import type { Readable } from 'node:stream'
 import type { Context } from '../../cli/context.js'
 import { UsageError } from '../../cli/errors.js'
 import { promptSecret, promptText } from '../../io/prompt.js'
-import { readAll } from '../../io/stdin.js'
+import { readInputText } from '../../io/input-text.js'
 import { apiVersionOf } from '../../api/client.js'
 import { describeExpiry } from './expiry.js'
 
@@ -20,7 +21,7 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
   let baseUrl = globals.baseUrl
   let clientId = opts.clientId ?? (env.CHAMBERCTL_CLIENT_ID || undefined)
   let secret = opts.clientSecretStdin
-    ? await readAll(io.in)
+    ? await readSecret(io.in)
     : env.CHAMBERCTL_CLIENT_SECRET || undefined
   if (opts.clientSecretStdin && !secret)
     throw new UsageError('--client-secret-stdin: stdin was empty')
@@ -69,4 +70,9 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
       '',
     ].join('\n'),
   )
+}
+
+// One trailing newline is dropped, so that `echo secret |` and `printf secret |` give the same.
+async function readSecret(stdin: Readable): Promise<string> {
+  return (await readInputText('-', stdin)).text.replace(/\r?\n$/, '')
 }
