@@ -1,5 +1,5 @@
 // Errors of the API client, each with a stable code. The CLI maps codes to exit codes in one
-// place (src/cli/errors.ts); nothing here knows about exit codes or terminals.
+// place (src/errors.ts); nothing here knows about exit codes or terminals.
 import type { FieldErrors } from './schemas.js'
 
 export type ApiErrorCode =

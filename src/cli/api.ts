@@ -11,7 +11,7 @@ import { ApiError } from '../api/errors.js'
 import { configDir, ensureConfigDir } from '../config/dir.js'
 import type { Profile } from '../config/profiles.js'
 import type { Context } from './context.js'
-import { UsageError } from './errors.js'
+import { UsageError } from '../errors.js'
 import { VERSION } from './version.js'
 
 export const LOGIN_HINT =

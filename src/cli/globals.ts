@@ -7,7 +7,7 @@ import { colorEnabled } from '../io/color.js'
 import { OUTPUT_FORMATS, chooseFormat, parseFields } from '../io/format.js'
 import type { IO } from '../io/streams.js'
 import type { Globals } from './context.js'
-import { UsageError } from './errors.js'
+import { UsageError } from '../errors.js'
 import { positiveNumber } from './parse.js'
 
 export const DEFAULT_TIMEOUT_SECONDS = 30

@@ -3,7 +3,7 @@ import { CommanderError } from 'commander'
 import type { IO } from '../io/streams.js'
 import { processIO } from '../io/streams.js'
 import type { Context } from './context.js'
-import { describeError, ExitCode, SilentError } from './errors.js'
+import { describeError, ExitCode, SilentError } from '../errors.js'
 import { createProgram, oneLine } from './program.js'
 import { DEFAULT_GLOBALS } from './globals.js'
 

@@ -2,7 +2,7 @@
 // any request is sent.
 import type { SortableResource } from '../api/constants.js'
 import { isoDateSchema, sortParamSchema } from '../api/schemas.js'
-import { UsageError } from '../cli/errors.js'
+import { UsageError } from '../errors.js'
 
 export function parseSort(resource: SortableResource, value: string | undefined) {
   if (value === undefined) return undefined

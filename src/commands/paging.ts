@@ -4,7 +4,7 @@ import type { Command } from 'commander'
 import type { PageOptions } from '../api/paginate.js'
 import { MAX_PER_PAGE } from '../api/constants.js'
 import { integer } from '../cli/parse.js'
-import { UsageError } from '../cli/errors.js'
+import { UsageError } from '../errors.js'
 
 export type PagingFlags = { page?: number; perPage?: number; all?: boolean; limit?: number }
 

@@ -2,7 +2,7 @@
 // error naming each field, exit 2, like the server's 422.
 import type * as z from 'zod/mini'
 import { toFieldErrors } from '../api/schemas.js'
-import { UsageError } from '../cli/errors.js'
+import { UsageError } from '../errors.js'
 
 export function validated<S extends z.ZodMiniType>(
   schema: S,

@@ -1,6 +1,6 @@
 // Refuses v2-only commands and flags on a /v1 base URL before any request is sent (contract §3).
 import type { ApiVersion } from '../api/constants.js'
-import { UsageError } from '../cli/errors.js'
+import { UsageError } from '../errors.js'
 
 export function requireV2(
   version: ApiVersion | undefined,

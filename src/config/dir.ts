@@ -2,7 +2,7 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import path from 'node:path'
-import { CliError } from '../cli/errors.js'
+import { CliError } from '../errors.js'
 
 const APP = 'chamberctl'
 

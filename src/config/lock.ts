@@ -12,7 +12,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { CliError } from '../cli/errors.js'
+import { CliError } from '../errors.js'
 import { describeFsError } from './dir.js'
 
 export type LockOptions = {

@@ -11,7 +11,7 @@
 import Conf from 'conf'
 import { chmodSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { CliError, UsageError } from '../cli/errors.js'
+import { CliError, UsageError } from '../errors.js'
 import { describeFsError, ensureConfigDir } from './dir.js'
 import { withLock } from './lock.js'
 import type { LockOptions } from './lock.js'

@@ -1,8 +1,12 @@
 import type { CsvError } from 'csv-parse/sync'
 import { InputError } from './input-error.js'
-import type { InputRow } from './records-input.js'
 
 type ParsedRecord = { cells: string[]; endLine: number }
+
+// One record of bulk input. row: 1-based number of the record among the data (CSV: header
+// excluded; NDJSON: the n-th non-empty line; JSON array: index + 1). line: the line of the file
+// where the record starts, where that is known (NDJSON and CSV).
+export type InputRow = { row: number; line?: number; value: Record<string, unknown> }
 
 // CSV with a header row → one object per data row. Values stay strings exactly as written (a
 // postal code 03046 keeps its zero); an empty cell is left out so that an optional field is not

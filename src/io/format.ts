@@ -1,5 +1,5 @@
 // The -o/--output/--json rules (contract §1): written once here so every command agrees.
-import { UsageError } from '../cli/errors.js'
+import { UsageError } from '../errors.js'
 
 export const OUTPUT_FORMATS = ['table', 'tsv', 'json', 'ndjson', 'csv'] as const
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number]

@@ -1,7 +1,7 @@
 // Prompts on stderr (stdout stays data), through @inquirer/prompts loaded only when a prompt is
 // shown. Ctrl-C at a prompt is a CancelError: exit 130, nothing sent.
 import { Writable } from 'node:stream'
-import { CancelError } from '../cli/errors.js'
+import { CancelError } from '../errors.js'
 import type { IO } from './streams.js'
 
 type PromptIO = Pick<IO, 'in' | 'err'>

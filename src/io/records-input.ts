@@ -2,16 +2,14 @@
 // array, NDJSON or CSV with a header row (contract §3).
 import { extname } from 'node:path'
 import type { Readable } from 'node:stream'
+import type { InputRow } from './csv-records.js'
 import { InputError } from './input-error.js'
 import { readInputText } from './input-text.js'
 import { findJsonSyntaxError } from './json-syntax.js'
 
-export { InputError } from './input-error.js'
+export type { InputRow }
 
-// row: 1-based number of the record among the data (CSV: header excluded; NDJSON: the n-th
-// non-empty line; JSON array: index + 1). line: the line of the file where the record starts,
-// where that is known (NDJSON and CSV).
-export type InputRow = { row: number; line?: number; value: Record<string, unknown> }
+export { InputError } from './input-error.js'
 
 export type BulkFormat = 'json' | 'ndjson' | 'csv'
 

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CliError } from '../../src/cli/errors.js'
+import { CliError } from '../../src/errors.js'
 import { ProfileStore } from '../../src/config/profiles.js'
 import { useTempDirs } from './helpers.js'
 

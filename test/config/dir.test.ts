@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CliError } from '../../src/cli/errors.js'
+import { CliError } from '../../src/errors.js'
 import { configDir, ensureConfigDir } from '../../src/config/dir.js'
 import { POSIX, modeOf, useTempDirs } from './helpers.js'
 

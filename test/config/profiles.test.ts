@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { CliError, UsageError } from '../../src/cli/errors.js'
+import { CliError, UsageError } from '../../src/errors.js'
 import { ProfileStore, assertProfileName } from '../../src/config/profiles.js'
 import { POSIX, modeOf, useTempDirs } from './helpers.js'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { UsageError } from '../../src/cli/errors.js'
+import { UsageError } from '../../src/errors.js'
 import { chooseFormat, OUTPUT_FORMATS, parseFields } from '../../src/io/format.js'
 
 function usageError(fn: () => unknown): UsageError {

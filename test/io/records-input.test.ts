@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ExitCode, UsageError } from '../../src/cli/errors.js'
+import { ExitCode, UsageError } from '../../src/errors.js'
 import { findJsonSyntaxError } from '../../src/io/json-syntax.js'
 import {
   InputError,

@@ -1,7 +1,7 @@
 // -f/-F fields of `api`, as `gh api` has them: for a GET they become query parameters as written;
 // otherwise a JSON body where `a[b]=c` nests and `a[]=c` appends.
 import type { Readable } from 'node:stream'
-import { UsageError } from '../../cli/errors.js'
+import { UsageError } from '../../errors.js'
 import { readInputText } from '../../io/input-text.js'
 
 export type Field = { key: string; value: unknown }

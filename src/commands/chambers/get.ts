@@ -1,6 +1,6 @@
 import { includeSchema } from '../../api/schemas.js'
 import type { Context } from '../../cli/context.js'
-import { UsageError } from '../../cli/errors.js'
+import { UsageError } from '../../errors.js'
 import { printRecord } from '../print.js'
 import { requireV2 } from '../version.js'
 import { CHAMBER_COLUMNS } from './list.js'

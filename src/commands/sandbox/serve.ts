@@ -1,5 +1,5 @@
 import type { Context } from '../../cli/context.js'
-import { CliError } from '../../cli/errors.js'
+import { CliError } from '../../errors.js'
 import { startSandbox } from '../../sandbox/server.js'
 import { DataFileError } from '../../sandbox/store.js'
 

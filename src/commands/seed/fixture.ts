@@ -3,7 +3,7 @@
 // fields; everything else of a chamber is its create body, checked with the shared schema.
 import { chamberCreateSchema, formatPath, memberCreateSchema } from '../../api/schemas.js'
 import type { ChamberCreate, MemberCreate } from '../../api/schemas.js'
-import { UsageError } from '../../cli/errors.js'
+import { UsageError } from '../../errors.js'
 import { readInputText } from '../../io/input-text.js'
 import type { Readable } from 'node:stream'
 
