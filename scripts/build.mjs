@@ -22,7 +22,7 @@ export async function buildCli() {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20.18',
+    target: 'node22.13',
     minify: true,
     chunkNames: 'chunks/[name]-[hash]',
     define: { __CHAMBERCTL_VERSION__: JSON.stringify(pkg.version) },
