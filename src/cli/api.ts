@@ -9,6 +9,7 @@ import { apiVersionOf, createClient, requestToken } from '../api/client.js'
 import type { Client, ClientOptions } from '../api/client.js'
 import { ApiError } from '../api/errors.js'
 import { configDir, ensureConfigDir } from '../config/dir.js'
+import { tokenFor, withToken } from '../config/tokens.js'
 import type { Profile } from '../config/profiles.js'
 import type { Context } from './context.js'
 import { UsageError } from '../errors.js'
@@ -24,6 +25,8 @@ export type Connection = {
   cached?: CachedToken
   // Where a newly obtained token is kept, when it belongs to a profile.
   save?: (token: CachedToken) => Promise<void>
+  // What to tell a user who has no credentials for this base URL, when LOGIN_HINT is not it.
+  hint?: string
 }
 
 export async function buildClient(ctx: Context): Promise<Client> {
@@ -54,7 +57,7 @@ export function clientFor(
         ? () => requestToken(client.transport, clientId, clientSecret)
         : undefined,
     save: connection.save,
-    hint: LOGIN_HINT,
+    hint: connection.hint ?? LOGIN_HINT,
   })
   const client = createClient({
     baseUrl: connection.baseUrl,
@@ -96,8 +99,9 @@ async function embeddedSandbox(ctx: Context): Promise<Connection> {
   return { baseUrl: sandbox.baseUrl(ctx.globals.sandbox!), ...sandbox.credentials }
 }
 
-// Precedence is flags > env > profile for each value, and a profile's secret or cached token is
-// used only with that profile's own server and client: a token never goes to another host.
+// Precedence is flags > env > profile for each value. A profile's credentials serve every base
+// URL on the origin (scheme, host, port) it logged in to, e.g. its /v1 and /v2, with a token
+// cached per base URL; neither its secret nor its tokens ever go to another origin.
 export async function resolveConnection(ctx: Context): Promise<Connection> {
   const env = ctx.io.env
   const envToken = env.CHAMBERCTL_TOKEN || undefined
@@ -110,33 +114,47 @@ export async function resolveConnection(ctx: Context): Promise<Connection> {
 
   const baseUrl = ctx.globals.baseUrl ?? profile?.base_url
   if (!baseUrl) throw new ApiError('not_configured', LOGIN_HINT)
-  const sameServer = profile?.base_url !== undefined && sameUrl(profile.base_url, baseUrl)
+  const sameOrigin =
+    profile?.base_url !== undefined && originOf(profile.base_url) === originOf(baseUrl)
   const clientId = envId ?? profile?.client_id
-  const profileClient = sameServer && profile?.client_id === clientId
+  const profileClient = sameOrigin && profile?.client_id === clientId
   // CHAMBERCTL_TOKEN is used as is: a 401 must not be "fixed" with the profile's own secret.
   const clientSecret =
     envSecret ?? (profileClient && !envToken ? profile?.client_secret : undefined)
 
   let cached: CachedToken | undefined
   if (envToken) cached = { token: envToken }
-  else if (profileClient && profile?.access_token) {
+  else if (profileClient) {
+    const stored = tokenFor(profile, baseUrl)
     // No expiry stored: the server did not give one, so the token serves until it is refused.
-    cached = { token: profile.access_token, expiresAt: profile.token_expires_at }
+    if (stored) cached = { token: stored.access_token, expiresAt: stored.expires_at }
   }
+  const elsewhere =
+    profile?.base_url !== undefined && !sameOrigin && (profile.client_secret || profile.tokens)
   return {
     baseUrl,
     clientId,
     clientSecret,
     cached,
+    hint: elsewhere
+      ? `profile ${name} is logged in to ${originOf(profile.base_url!)}, and its credentials are never sent to another origin (${originOf(baseUrl)}): run \`chamberctl login --base-url ${baseUrl}\` (with another --profile to keep this one), or set CHAMBERCTL_TOKEN, or CHAMBERCTL_CLIENT_ID and CHAMBERCTL_CLIENT_SECRET`
+      : undefined,
     save:
       store && profileClient && !envToken
         ? async ({ token, expiresAt }) => {
-            await store.update(name, { access_token: token, token_expires_at: expiresAt })
+            await store.update(name, (current) =>
+              withToken(current, baseUrl, { access_token: token, expires_at: expiresAt }),
+            )
           }
         : undefined,
   }
 }
 
-function sameUrl(a: string, b: string): boolean {
-  return a.replace(/\/+$/, '') === b.replace(/\/+$/, '')
+// Scheme, host and port, as the URL parser normalises them (default ports dropped).
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin
+  } catch {
+    return url
+  }
 }

@@ -16,12 +16,19 @@ import { describeFsError, ensureConfigDir } from './dir.js'
 import { withLock } from './lock.js'
 import type { LockOptions } from './lock.js'
 
+// A token obtained with the profile's credentials, cached for one base URL.
+export type ProfileToken = {
+  access_token: string
+  expires_at?: number // epoch ms
+}
+
 export type Profile = {
   base_url?: string
   client_id?: string
   client_secret?: string
-  access_token?: string
-  token_expires_at?: number // epoch ms
+  // By base URL (see tokenKey): the credentials serve every base URL on the login's origin,
+  // and each version of the API has its own /auth/token.
+  tokens?: Record<string, ProfileToken>
 }
 
 export type ProfilePatch = Partial<Profile> | ((current: Profile | undefined) => Profile)
@@ -32,7 +39,7 @@ export type ProfileStoreOptions = {
 }
 
 const PROFILE_NAME = /^[A-Za-z0-9_.-]{1,64}$/
-const STRING_FIELDS = ['base_url', 'client_id', 'client_secret', 'access_token'] as const
+const STRING_FIELDS = ['base_url', 'client_id', 'client_secret'] as const
 const KEPT_BY_FORGET = ['base_url', 'client_id'] as const
 
 export function assertProfileName(name: string): string {
@@ -225,9 +232,21 @@ function parseProfiles(value: unknown, file: string): Record<string, Profile> {
         throw invalid(file, `${where}.${key} is not a string`)
       }
     }
-    const expiresAt = entry.token_expires_at
-    if (expiresAt !== undefined && !(typeof expiresAt === 'number' && Number.isFinite(expiresAt))) {
-      throw invalid(file, `${where}.token_expires_at is not a number`)
+    if (entry.tokens !== undefined) {
+      if (!isObject(entry.tokens)) throw invalid(file, `${where}.tokens is not an object`)
+      for (const [url, token] of Object.entries(entry.tokens)) {
+        const at = `${where}.tokens[${JSON.stringify(url)}]`
+        if (!isObject(token) || typeof token.access_token !== 'string') {
+          throw invalid(file, `${at} has no access_token string`)
+        }
+        const expiresAt = token.expires_at
+        if (
+          expiresAt !== undefined &&
+          !(typeof expiresAt === 'number' && Number.isFinite(expiresAt))
+        ) {
+          throw invalid(file, `${at}.expires_at is not a number`)
+        }
+      }
     }
     // Unknown keys are kept so that an older chamberctl does not erase a newer one's data.
     profiles[name] = { ...entry } as Profile

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Profile } from '../../src/config/profiles.js'
+import type { ProfileToken } from '../../src/config/profiles.js'
 import { demoDataset } from '../../src/sandbox/demo-data.js'
 import {
   BIG_CHAMBER,
@@ -14,8 +14,10 @@ import {
   lines,
   loginArgs,
   patchProfile,
+  patchToken,
   readProfile,
   startRecorder,
+  tokenOf,
   useCommands,
   useSandbox,
 } from '../helpers/cli.js'
@@ -377,16 +379,17 @@ describe('api on a v1 base URL', () => {
 
 describe('api: token refresh', () => {
   // A logged-in profile whose cached token the server does not know, though it has not expired.
-  async function loginWithStaleToken(patch: Partial<Profile> = {}) {
+  async function loginWithStaleToken(patch: Partial<ProfileToken> = {}, secret?: string) {
     const { code, stderr } = await runBare(loginArgs(sandbox()), {
       stdin: sandbox().sandbox.credentials.clientSecret,
     })
     expect(code, stderr).toBe(0)
-    patchProfile(configDir(), {
+    patchToken(configDir(), {
       access_token: 'sbx_v2_stale',
-      token_expires_at: Date.now() + 3_600_000,
+      expires_at: Date.now() + 3_600_000,
       ...patch,
     })
+    if (secret) patchProfile(configDir(), { client_secret: secret })
     sandbox().reset()
   }
 
@@ -400,7 +403,7 @@ describe('api: token refresh', () => {
       'POST /v2/auth/token 200',
       'GET /v2/chambers/ch_0003 200',
     ])
-    expect(readProfile(configDir()).access_token).not.toBe('sbx_v2_stale')
+    expect(tokenOf(readProfile(configDir()))!.access_token).not.toBe('sbx_v2_stale')
   })
 
   it('recovers for a POST too, creating the record once', async () => {
@@ -428,7 +431,7 @@ describe('api: token refresh', () => {
 
   it('asks for a new token first when the cached one has expired', async () => {
     // Expired by the clock: no request goes out with it.
-    await loginWithStaleToken({ token_expires_at: Date.now() - 60_000 })
+    await loginWithStaleToken({ expires_at: Date.now() - 60_000 })
     const { code } = await runBare(['api', '/chambers?per_page=1'])
     expect(code).toBe(0)
     expect(sandbox().requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
@@ -438,7 +441,7 @@ describe('api: token refresh', () => {
   })
 
   it('exits 4 when the token is rejected and the stored secret is no longer valid', async () => {
-    await loginWithStaleToken({ client_secret: 'revoked' })
+    await loginWithStaleToken({}, 'revoked')
     const { code, stdout, stderr } = await runBare(['api', '/chambers'])
     expect(code).toBe(4)
     expect(stdout).toBe('')

@@ -9,9 +9,11 @@ import {
   loginArgs,
   modeOf,
   patchProfile,
+  patchToken,
   readProfile,
   readProfiles,
   startMain,
+  tokenOf,
   tsvColumn,
   until,
   useCommands,
@@ -56,11 +58,15 @@ describe('login', () => {
       base_url: sandbox().v2,
       client_id: clientId(),
       client_secret: secret(),
-      access_token: expect.stringMatching(/^sbx_v2_/) as string,
-      token_expires_at: expect.any(Number) as number,
+      tokens: {
+        [sandbox().v2]: {
+          access_token: expect.stringMatching(/^sbx_v2_/) as string,
+          expires_at: expect.any(Number) as number,
+        },
+      },
     })
-    expect(profile.token_expires_at! - Date.now()).toBeGreaterThan(3_500_000)
-    expect(await tokenWorks(sandbox(), profile.access_token!)).toBe(200)
+    expect(tokenOf(profile)!.expires_at! - Date.now()).toBeGreaterThan(3_500_000)
+    expect(await tokenWorks(sandbox(), tokenOf(profile)!.access_token)).toBe(200)
     if (POSIX) {
       expect(modeOf(dir)).toBe(0o700)
       expect(modeOf(configFile(dir))).toBe(0o600)
@@ -90,7 +96,7 @@ describe('login', () => {
     expect(stderr).toMatch(/not stored/)
     const profile = readProfile(configDir())
     expect(profile.client_secret).toBeUndefined()
-    expect(profile.access_token).toMatch(/^sbx_v2_/)
+    expect(tokenOf(profile)!.access_token).toMatch(/^sbx_v2_/)
     // The token alone is enough until it expires.
     const list = await runBare(['chambers', 'list'])
     expect(list.code, list.stderr).toBe(0)
@@ -225,7 +231,7 @@ describe('auth status', () => {
       expect.objectContaining({ profile: 'default', active: true, api_version: 'v2' }),
     ])
     expect(stdout).not.toContain(secret())
-    expect(stdout).not.toContain(readProfile(configDir()).access_token)
+    expect(stdout).not.toContain(tokenOf(readProfile(configDir()))!.access_token)
   })
 
   it('exits 4 when there is no profile at all', async () => {
@@ -237,7 +243,8 @@ describe('auth status', () => {
 
   it('exits 4 when the profile holds a wrong secret and an expired token', async () => {
     await login(sandbox())
-    patchProfile(configDir(), { client_secret: 'revoked', token_expires_at: Date.now() - 1 })
+    patchProfile(configDir(), { client_secret: 'revoked' })
+    patchToken(configDir(), { expires_at: Date.now() - 1 })
     const { code, stdout, stderr } = await runBare(['auth', 'status'])
     expect(code).toBe(4)
     expect(tsvColumn(stdout)).toEqual(['default'])
@@ -248,7 +255,7 @@ describe('auth status', () => {
   it('exits 4 for a --profile that does not exist, and 5 when its server is down', async () => {
     await login(sandbox())
     expect((await runBare(['auth', 'status', '--profile', 'nope'])).code).toBe(4)
-    patchProfile(configDir(), { base_url: 'http://127.0.0.1:1/v2', token_expires_at: 0 })
+    patchProfile(configDir(), { base_url: 'http://127.0.0.1:1/v2' })
     const down = await runBare(['auth', 'status'])
     expect(down.code).toBe(5)
   })
@@ -266,21 +273,21 @@ describe('auth token', () => {
     await login(sandbox())
     sandbox().reset()
     const { stdout } = await runBare(['auth', 'token'])
-    expect(stdout.trim()).toBe(readProfile(configDir()).access_token)
+    expect(stdout.trim()).toBe(tokenOf(readProfile(configDir()))!.access_token)
     expect(sandbox().requests).toEqual([])
   })
 
   it('refreshes an expired token, prints and caches the new one', async () => {
     await login(sandbox())
-    const old = readProfile(configDir()).access_token!
-    patchProfile(configDir(), { token_expires_at: Date.now() - 1_000 })
+    const old = tokenOf(readProfile(configDir()))!.access_token
+    patchToken(configDir(), { expires_at: Date.now() - 1_000 })
     const { code, stdout } = await runBare(['auth', 'token'])
     expect(code).toBe(0)
     const fresh = stdout.trim()
     expect(fresh).not.toBe(old)
     expect(await tokenWorks(sandbox(), fresh)).toBe(200)
-    expect(readProfile(configDir()).access_token).toBe(fresh)
-    expect(readProfile(configDir()).token_expires_at).toBeGreaterThan(Date.now())
+    expect(tokenOf(readProfile(configDir()))!.access_token).toBe(fresh)
+    expect(tokenOf(readProfile(configDir()))!.expires_at).toBeGreaterThan(Date.now())
   })
 
   it('exits 4 without credentials', async () => {

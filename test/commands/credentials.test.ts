@@ -7,8 +7,10 @@ import {
   lines,
   loginArgs,
   patchProfile,
+  patchToken,
   readProfile,
   startRecorder,
+  tokenOf,
   tsvColumn,
   useCommands,
   useSandbox,
@@ -94,7 +96,8 @@ describe('precedence: flags > env > profile', () => {
 
   it('env client credentials beat the profile secret', async () => {
     await login(sandbox())
-    patchProfile(configDir(), { client_secret: 'stale', token_expires_at: 0 })
+    patchProfile(configDir(), { client_secret: 'stale' })
+    patchToken(configDir(), { expires_at: 0 })
     // With the profile's (wrong) secret alone: invalid_client.
     expect((await runBare(['chambers', 'list'])).code).toBe(4)
     const { code } = await runBare(['chambers', 'list'], {
@@ -122,7 +125,7 @@ describe('precedence: flags > env > profile', () => {
     const profile = await login(sandbox(), viaEnv.baseUrl('v2'))
     const { stdout } = await run(['auth', 'token'])
     const token = stdout.trim()
-    expect(token).not.toBe(profile.access_token)
+    expect(token).not.toBe(tokenOf(profile)!.access_token)
     resetRecorders()
     const { code } = await runBare(['chambers', 'list'], { env: { CHAMBERCTL_TOKEN: token } })
     expect(code).toBe(0)
@@ -151,9 +154,11 @@ describe("a profile's token stays with its server", () => {
       viaFlag.baseUrl('v2'),
     ])
     expect(code).toBe(4)
-    expect(stderr).toMatch(/^error: not logged in/)
+    expect(lines(stderr)).toEqual([
+      `error: profile default is logged in to ${new URL(sandbox().v2).origin}, and its credentials are never sent to another origin (${new URL(viaFlag.baseUrl('v2')).origin}): run \`chamberctl login --base-url ${viaFlag.baseUrl('v2')}\` (with another --profile to keep this one), or set CHAMBERCTL_TOKEN, or CHAMBERCTL_CLIENT_ID and CHAMBERCTL_CLIENT_SECRET`,
+    ])
     expect(viaFlag.requests).toEqual([])
-    expect(readProfile(configDir()).access_token).toBe(profile.access_token)
+    expect(tokenOf(readProfile(configDir()))!.access_token).toBe(tokenOf(profile)!.access_token)
   })
 
   it('is not sent to another --base-url even with env credentials: those get their own', async () => {
@@ -164,7 +169,7 @@ describe("a profile's token stays with its server", () => {
     expect(viaFlag.requests.map((r) => path(r.url))).toEqual(['/v2/auth/token', '/v2/chambers'])
     const sent = authorizations(viaFlag)
     expect(sent).toHaveLength(1)
-    expect(sent).not.toContain(bearer(profile.access_token!))
+    expect(sent).not.toContain(bearer(tokenOf(profile)!.access_token))
     // Nor is the other server's token cached in the profile.
     expect(readProfile(configDir())).toEqual(profile)
   })
@@ -176,21 +181,71 @@ describe("a profile's token stays with its server", () => {
       env: { CHAMBERCTL_BASE_URL: viaEnv.baseUrl('v2') },
     })
     expect(code).toBe(4)
-    expect(JSON.stringify(viaEnv.requests)).not.toContain(profile.access_token)
+    expect(JSON.stringify(viaEnv.requests)).not.toContain(tokenOf(profile)!.access_token)
   })
 
   it('is sent to its own server, once, with no token request', async () => {
     const profile = await login(sandbox(), viaEnv.baseUrl('v2'))
     resetRecorders()
     expect((await runBare(['members', 'list', 'ch_0001'])).code).toBe(0)
-    expect(authorizations(viaEnv)).toEqual([bearer(profile.access_token!)])
+    expect(authorizations(viaEnv)).toEqual([bearer(tokenOf(profile)!.access_token)])
+  })
+})
+
+describe("a profile's credentials serve every version on its origin", () => {
+  it('logged in at /v2, works at /v1 with its own token, cached per base URL', async () => {
+    const profile = await login(sandbox(), viaEnv.baseUrl('v2'))
+    const v2Token = tokenOf(profile)!.access_token
+    resetRecorders()
+    const v1 = await runBare(['chambers', 'list', '--json'], {
+      env: { CHAMBERCTL_BASE_URL: viaEnv.baseUrl('v1') },
+    })
+    expect(v1.code, v1.stderr).toBe(0)
+    expect((JSON.parse(v1.stdout) as { id: string }[]).map((c) => c.id)).toEqual(CHAMBER_IDS)
+    expect(viaEnv.requests.map((r) => `${r.method} ${path(r.url)}`)).toEqual([
+      'POST /v1/auth/token',
+      'GET /v1/chambers',
+    ])
+    const v1Token = authorizations(viaEnv)[0]!.replace(/^Bearer /, '')
+    expect(v1Token).toMatch(/^sbx_v1_/)
+    const cached = readProfile(configDir())
+    expect(tokenOf(cached, viaEnv.baseUrl('v1'))!.access_token).toBe(v1Token)
+    expect(tokenOf(cached)!.access_token).toBe(v2Token)
+
+    // Each version now reuses its own cached token.
+    resetRecorders()
+    expect((await runBare(['members', 'list', 'ch_0001'])).code).toBe(0)
+    const again = await runBare(['members', 'list', 'ch_0001', '--base-url', viaEnv.baseUrl('v1')])
+    expect(again.code).toBe(0)
+    expect(viaEnv.requests.map((r) => `${path(r.url)} ${r.headers.authorization}`)).toEqual([
+      `/v2/chambers/ch_0001/members ${bearer(v2Token)}`,
+      `/v1/chambers/ch_0001/members ${bearer(v1Token)}`,
+    ])
+  })
+
+  it('a profile logged in at /v1 serves /v2 too (and a trailing slash is the same base URL)', async () => {
+    await login(sandbox(), sandbox().v1)
+    const { code, stdout, stderr } = await runBare([
+      'events',
+      'list',
+      'ch_0001',
+      '--limit',
+      '1',
+      '--base-url',
+      `${sandbox().v2}/`,
+    ])
+    expect(code, stderr).toBe(0)
+    expect(lines(stdout)).toHaveLength(1)
+    expect(Object.keys(readProfile(configDir()).tokens!).sort()).toEqual(
+      [sandbox().v1, sandbox().v2].sort(),
+    )
   })
 })
 
 describe('token refresh', () => {
   it('obtains and caches a new token when the cached one has expired', async () => {
     const old = await login(sandbox())
-    patchProfile(configDir(), { token_expires_at: Date.now() - 60_000 })
+    patchToken(configDir(), { expires_at: Date.now() - 60_000 })
     sandbox().reset()
     const { code } = await runBare(['chambers', 'list'])
     expect(code).toBe(0)
@@ -199,16 +254,16 @@ describe('token refresh', () => {
       'GET /v2/chambers 200',
     ])
     const fresh = readProfile(configDir())
-    expect(fresh.access_token).toMatch(/^sbx_v2_/)
-    expect(fresh.access_token).not.toBe(old.access_token)
-    expect(fresh.token_expires_at).toBeGreaterThan(Date.now())
+    expect(tokenOf(fresh)!.access_token).toMatch(/^sbx_v2_/)
+    expect(tokenOf(fresh)!.access_token).not.toBe(tokenOf(old)!.access_token)
+    expect(tokenOf(fresh)!.expires_at).toBeGreaterThan(Date.now())
   })
 
   it('refreshes once after a 401 for a token the server does not know, and retries', async () => {
     await login(sandbox())
-    patchProfile(configDir(), {
+    patchToken(configDir(), {
       access_token: 'sbx_v2_revoked',
-      token_expires_at: Date.now() + 3_600_000,
+      expires_at: Date.now() + 3_600_000,
     })
     sandbox().reset()
     const { code, stdout } = await runBare(['chambers', 'get', 'ch_0003', '--json'])
@@ -219,7 +274,7 @@ describe('token refresh', () => {
       'POST /v2/auth/token 200',
       'GET /v2/chambers/ch_0003 200',
     ])
-    expect(readProfile(configDir()).access_token).not.toBe('sbx_v2_revoked')
+    expect(tokenOf(readProfile(configDir()))!.access_token).not.toBe('sbx_v2_revoked')
   })
 
   it('refreshes after the server expires a token the CLI still thinks valid', async () => {
@@ -240,11 +295,8 @@ describe('token refresh', () => {
   it('refreshes once only: a token rejected again exits 4', async () => {
     // The cached token is unknown to the server and the stored secret no longer valid.
     await login(sandbox())
-    patchProfile(configDir(), {
-      access_token: 'sbx_v2_revoked',
-      token_expires_at: Date.now() + 3_600_000,
-      client_secret: 'revoked-too',
-    })
+    patchToken(configDir(), { access_token: 'sbx_v2_revoked', expires_at: Date.now() + 3_600_000 })
+    patchProfile(configDir(), { client_secret: 'revoked-too' })
     sandbox().reset()
     const { code, stderr } = await runBare(['chambers', 'list'])
     expect(code).toBe(4)
@@ -294,13 +346,13 @@ describe('--debug', () => {
     await withSandbox({ clientSecret: SECRET }, async (own) => {
       const logged = await runBare([...loginArgs(own), '--debug'], { stdin: SECRET })
       expect(logged.code).toBe(0)
-      const first = readProfile(configDir()).access_token!
-      patchProfile(configDir(), { token_expires_at: 0 })
+      const first = tokenOf(readProfile(configDir()))!.access_token
+      patchToken(configDir(), { expires_at: 0 })
       const listed = await runBare(['members', 'list', 'ch_0001', '--limit', '150'], {
         env: { CHAMBERCTL_DEBUG: '1' },
       })
       expect(listed.code).toBe(0)
-      const second = readProfile(configDir()).access_token!
+      const second = tokenOf(readProfile(configDir()))!.access_token
       expect(second).not.toBe(first)
       const trace = logged.stderr + listed.stderr
       expect(trace.match(/^debug: GET /gm)).toHaveLength(2)

@@ -16,9 +16,10 @@ const tempDir = useTempDirs()
 const CHILDREN = 6
 const ROUNDS = 25
 
-const bump = (p: { token_expires_at?: number } | undefined) => ({
+// A counter in a string field: each update must see the one before it.
+const bump = (p: { client_id?: string } | undefined) => ({
   ...p,
-  token_expires_at: (p?.token_expires_at ?? 0) + 1,
+  client_id: String(Number(p?.client_id ?? 0) + 1),
 })
 
 describe('concurrent updates in one process', () => {
@@ -29,14 +30,14 @@ describe('concurrent updates in one process', () => {
     const work: Promise<unknown>[] = []
     for (let i = 0; i < 40; i++) {
       work.push(a.update('shared', bump), b.update('shared', bump))
-      work.push(a.update(`a${i}`, { access_token: `a${i}` }))
-      work.push(b.update(`b${i}`, { access_token: `b${i}` }))
+      work.push(a.update(`a${i}`, { client_secret: `a${i}` }))
+      work.push(b.update(`b${i}`, { client_secret: `b${i}` }))
     }
     await Promise.all(work)
     const profiles = a.list()
-    expect(profiles.shared).toEqual({ token_expires_at: 80 })
+    expect(profiles.shared).toEqual({ client_id: '80' })
     expect(Object.keys(profiles)).toHaveLength(81)
-    expect(profiles.b39).toEqual({ access_token: 'b39' })
+    expect(profiles.b39).toEqual({ client_secret: 'b39' })
     expect(existsSync(`${a.path}.lock`)).toBe(false)
   })
 })

@@ -20,8 +20,7 @@ const PROD = {
   base_url: 'https://api.example.com/v2',
   client_id: 'ci-bot',
   client_secret: 's3cret',
-  access_token: 'tok',
-  token_expires_at: 1_900_000_000_000,
+  tokens: { 'https://api.example.com/v2': { access_token: 'tok', expires_at: 1_900_000_000_000 } },
 }
 
 describe('ProfileStore basics', () => {
@@ -93,7 +92,7 @@ describe('ProfileStore basics', () => {
     const err = vi.spyOn(process.stderr, 'write')
     const { store } = openStore()
     await store.save('a', PROD)
-    await store.update('a', { access_token: undefined })
+    await store.update('a', { tokens: undefined })
     await store.forgetSecrets('a')
     await store.remove('a')
     expect(out).not.toHaveBeenCalled()
@@ -117,44 +116,41 @@ describe('ProfileStore.update', () => {
   it('merges a patch and removes keys set to undefined', async () => {
     const { store } = openStore()
     await store.save('prod', PROD)
-    const written = await store.update('prod', {
-      access_token: 'fresh',
-      token_expires_at: 5,
-      client_secret: undefined,
-    })
-    const expected = { base_url: PROD.base_url, client_id: 'ci-bot', access_token: 'fresh' }
-    expect(written).toEqual({ ...expected, token_expires_at: 5 })
-    expect(store.get('prod')).toEqual({ ...expected, token_expires_at: 5 })
+    const tokens = { [PROD.base_url]: { access_token: 'fresh', expires_at: 5 } }
+    const written = await store.update('prod', { tokens, client_secret: undefined })
+    const expected = { base_url: PROD.base_url, client_id: 'ci-bot', tokens }
+    expect(written).toEqual(expected)
+    expect(store.get('prod')).toEqual(expected)
     expect(readFileSync(store.path, 'utf8')).not.toContain('client_secret')
   })
 
   it('hands a function the current profile, or undefined', async () => {
     const { store } = openStore()
     const seen: unknown[] = []
-    const bump = (p: { token_expires_at?: number } | undefined) => {
+    const bump = (p: { client_id?: string } | undefined) => {
       seen.push(p)
-      return { ...p, token_expires_at: (p?.token_expires_at ?? 0) + 1 }
+      return { ...p, client_id: `${p?.client_id ?? ''}+` }
     }
     await store.update('n', bump)
     await store.update('n', bump)
-    expect(seen).toEqual([undefined, { token_expires_at: 1 }])
-    expect(store.get('n')).toEqual({ token_expires_at: 2 })
+    expect(seen).toEqual([undefined, { client_id: '+' }])
+    expect(store.get('n')).toEqual({ client_id: '++' })
   })
 
   it('drops undefined values returned by a function', async () => {
     const { store } = openStore()
     await store.save('prod', PROD)
-    await store.update('prod', (p) => ({ ...p, access_token: undefined }))
-    expect(store.get('prod')).not.toHaveProperty('access_token')
+    await store.update('prod', (p) => ({ ...p, tokens: undefined }))
+    expect(store.get('prod')).not.toHaveProperty('tokens')
   })
 
   it('re-reads the file so that another writer’s profile is kept', async () => {
     const { dir, store } = openStore()
     await store.save('a', { client_id: 'a' })
     await ProfileStore.open(dir).save('b', { client_id: 'b' })
-    await store.update('a', { access_token: 't' })
+    await store.update('a', { client_secret: 't' })
     expect(store.list()).toEqual({
-      a: { client_id: 'a', access_token: 't' },
+      a: { client_id: 'a', client_secret: 't' },
       b: { client_id: 'b' },
     })
   })
@@ -164,9 +160,9 @@ describe('ProfileStore.update', () => {
     const file = path.join(dir, 'config.json')
     writeFileSync(file, JSON.stringify({ profiles: { a: { client_id: 'a', region: 'eu' } } }))
     const store = ProfileStore.open(dir)
-    await store.update('a', { access_token: 't' })
+    await store.update('a', { client_secret: 't' })
     expect(readRaw(store)).toEqual({
-      profiles: { a: { client_id: 'a', region: 'eu', access_token: 't' } },
+      profiles: { a: { client_id: 'a', region: 'eu', client_secret: 't' } },
     })
   })
 })
@@ -187,7 +183,7 @@ describe('ProfileStore.remove and forgetSecrets', () => {
     expect(await store.forgetSecrets('prod')).toBe(true)
     expect(store.get('prod')).toEqual({ base_url: PROD.base_url, client_id: 'ci-bot' })
     const text = readFileSync(store.path, 'utf8')
-    for (const secret of ['s3cret', '"tok"', 'token_expires_at', 'region']) {
+    for (const secret of ['s3cret', '"tok"', 'tokens', 'region']) {
       expect(text).not.toContain(secret)
     }
   })
@@ -259,7 +255,12 @@ describe('invalid config files', () => {
     ['{"profiles": []}', '"profiles" is not an object'],
     ['{"profiles": {"a": "x"}}', 'profiles.a is not an object'],
     ['{"profiles": {"a": {"base_url": 1}}}', 'profiles.a.base_url is not a string'],
-    ['{"profiles": {"a": {"token_expires_at": "soon"}}}', 'profiles.a.token_expires_at'],
+    ['{"profiles": {"a": {"tokens": []}}}', 'profiles.a.tokens is not an object'],
+    ['{"profiles": {"a": {"tokens": {"u": {}}}}}', 'profiles.a.tokens["u"] has no access_token'],
+    [
+      '{"profiles": {"a": {"tokens": {"u": {"access_token": "t", "expires_at": "soon"}}}}}',
+      'profiles.a.tokens["u"].expires_at is not a number',
+    ],
   ])('rejects %s', (contents, problem) => {
     const { dir, file } = withFile(contents)
     expect(() => ProfileStore.open(dir)).toThrow(CliError)
@@ -297,7 +298,7 @@ describe.runIf(POSIX)('file permissions', () => {
     const { store } = openStore()
     await store.save('a', PROD)
     chmodSync(store.path, 0o666)
-    await store.update('a', { access_token: 'x' })
+    await store.update('a', { client_secret: 'x' })
     expect(modeOf(store.path)).toBe(0o600)
   })
 })

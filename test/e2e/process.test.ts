@@ -80,7 +80,9 @@ describe('login, auth status, logout', () => {
       base_url: sandbox().v2,
       client_id: clientId,
       client_secret: clientSecret,
-      access_token: expect.stringMatching(/^sbx_v2_/) as string,
+      tokens: {
+        [sandbox().v2]: { access_token: expect.stringMatching(/^sbx_v2_/) as string },
+      },
     })
 
     const status = await runCli(['auth', 'status'], { configDir })

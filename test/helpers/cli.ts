@@ -11,7 +11,8 @@ import { PassThrough } from 'node:stream'
 import type { Readable } from 'node:stream'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { main } from '../../src/cli/main.js'
-import type { Profile } from '../../src/config/profiles.js'
+import type { Profile, ProfileToken } from '../../src/config/profiles.js'
+import { tokenFor, withToken } from '../../src/config/tokens.js'
 import { startSandbox } from '../../src/sandbox/server.js'
 import type { RequestLogEntry, Sandbox, SandboxOptions } from '../../src/sandbox/server.js'
 import { startProxy } from './proxy.js'
@@ -231,6 +232,24 @@ export function patchProfile(dir: string, patch: Partial<Profile>, name = 'defau
   const config = JSON.parse(readFileSync(file, 'utf8')) as { profiles: Record<string, Profile> }
   config.profiles[name] = { ...config.profiles[name], ...patch }
   writeFileSync(file, JSON.stringify(config))
+}
+
+// The token a profile has cached for a base URL (its own, unless another is named).
+export function tokenOf(profile: Profile, baseUrl = profile.base_url!): ProfileToken | undefined {
+  return tokenFor(profile, baseUrl)
+}
+
+// Edits the token a profile has cached for its own base URL (or another one).
+export function patchToken(
+  dir: string,
+  patch: Partial<ProfileToken>,
+  name = 'default',
+  baseUrl?: string,
+): void {
+  const profile = readProfile(dir, name)
+  const url = baseUrl ?? profile.base_url!
+  const token = { access_token: '', ...tokenFor(profile, url), ...patch }
+  patchProfile(dir, withToken(profile, url, token), name)
 }
 
 export function modeOf(file: string): number {

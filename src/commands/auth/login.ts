@@ -8,6 +8,7 @@ import { promptSecret, promptText } from '../../io/prompt.js'
 import { readInputText } from '../../io/input-text.js'
 import { apiVersionOf } from '../../api/client.js'
 import { describeExpiry } from './expiry.js'
+import { withToken } from '../../config/tokens.js'
 
 export type Options = { clientId?: string; clientSecretStdin?: boolean; storeSecret: boolean }
 
@@ -51,13 +52,19 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
   const client = clientFor(ctx, { baseUrl: baseUrl!, clientId, clientSecret: secret })
   const token = await requestToken(client.transport, clientId!, secret!)
   const expiresAt = expiryOf(token, Date.now())
-  await store.save(globals.profile, {
-    base_url: baseUrl,
-    client_id: clientId,
-    client_secret: opts.storeSecret ? secret : undefined,
-    access_token: token.access_token,
-    token_expires_at: expiresAt,
-  })
+  // A new login starts the token cache afresh: tokens of the former client are no use.
+  await store.save(
+    globals.profile,
+    withToken(
+      {
+        base_url: baseUrl,
+        client_id: clientId,
+        client_secret: opts.storeSecret ? secret : undefined,
+      },
+      baseUrl!,
+      { access_token: token.access_token, expires_at: expiresAt },
+    ),
+  )
   if (globals.quiet) return
   io.err.write(
     [

@@ -6,6 +6,7 @@ import { ExitCode, CliError, describeError } from '../../errors.js'
 import type { Profile } from '../../config/profiles.js'
 import { writeList } from '../../io/output.js'
 import { describeExpiry } from './expiry.js'
+import { tokenFor } from '../../config/tokens.js'
 
 const COLUMNS = ['profile', 'active', 'base_url', 'api_version', 'client_id', 'secret', 'token']
 
@@ -67,7 +68,9 @@ export async function status(ctx: Context): Promise<void> {
 }
 
 function row(name: string, profile: Profile, active: boolean, now: number) {
-  const expires = profile.token_expires_at
+  // The token of the profile's own base URL; those of its other versions are cached alike.
+  const token = profile.base_url ? tokenFor(profile, profile.base_url) : undefined
+  const expires = token?.expires_at
   return {
     profile: name,
     active,
@@ -75,7 +78,7 @@ function row(name: string, profile: Profile, active: boolean, now: number) {
     api_version: profile.base_url && apiVersionOf(profile.base_url),
     client_id: profile.client_id,
     secret: profile.client_secret ? 'stored' : 'none',
-    token: !profile.access_token
+    token: !token
       ? 'none'
       : expires === undefined
         ? 'stored, no expiry given'
