@@ -21,6 +21,7 @@ import {
   memberSchema,
   tokenResponseSchema,
 } from './schemas.js'
+import { pathSegment } from './paths.js'
 import { parseAnswer } from './responses.js'
 import type { TokenSource } from './transport.js'
 import { Transport } from './transport.js'
@@ -95,7 +96,9 @@ export function createClient(options: ClientOptions) {
     body: unknown,
   ): Promise<z.infer<S>> =>
     parseAnswer(schema, await transport.send({ method: 'POST', path, body }))
-  const seg = encodeURIComponent
+  // Ids from the user and from the server alike: each stays one segment, or is refused unsent
+  // (the methods that take one are async, so that a refusal is a rejection like any failure).
+  const seg = (id: string) => pathSegment(id, 'chamber id')
   const page = (p: PageParams) => ({ page: p.page, per_page: p.perPage })
 
   return {
@@ -113,25 +116,25 @@ export function createClient(options: ClientOptions) {
           sort: p.sort,
         }),
       create: (body: ChamberCreate): Promise<Chamber> => post(chamberSchema, '/chambers', body),
-      get: (id: string, opts: { include?: string[] } = {}) =>
+      get: async (id: string, opts: { include?: string[] } = {}) =>
         get(chamberWithIncludesSchema, `/chambers/${seg(id)}`, {
           include: opts.include?.length ? opts.include.join(',') : undefined,
         }),
     },
 
     members: {
-      list: (chamberId: string, p: MemberListParams = {}): Promise<ListEnvelope<Member>> =>
+      list: async (chamberId: string, p: MemberListParams = {}): Promise<ListEnvelope<Member>> =>
         get(memberList, `/chambers/${seg(chamberId)}/members`, {
           ...page(p),
           'filter[status]': p.status,
           sort: p.sort,
         }),
-      add: (chamberId: string, body: MemberCreate): Promise<Member> =>
+      add: async (chamberId: string, body: MemberCreate): Promise<Member> =>
         post(memberSchema, `/chambers/${seg(chamberId)}/members`, body),
     },
 
     events: {
-      list: (chamberId: string, p: EventListParams = {}): Promise<ListEnvelope<Event>> =>
+      list: async (chamberId: string, p: EventListParams = {}): Promise<ListEnvelope<Event>> =>
         get(eventList, `/chambers/${seg(chamberId)}/events`, {
           ...page(p),
           'filter[status]': p.status,

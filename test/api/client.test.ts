@@ -378,3 +378,23 @@ describe('token lifetimes a server may send', () => {
     else expect(expiresAt! - before).toBeGreaterThanOrEqual(lifetime)
   })
 })
+
+describe('ids in paths', () => {
+  it('refuses an id, from the user or a server, that would leave its path segment, unsent', async () => {
+    const member = { name: 'Ada', email: 'ada@example.com', membership_type: 'standard' }
+    for (const id of ['..', '.', '', ' ', 'a\u0000b']) {
+      const error = await failure(client().members.add(id, member))
+      expect(error.message).toMatch(
+        /^chamber id .* (cannot be \. or \.\.|is empty|is only spaces|contains a control character)$/,
+      )
+      expect((error as unknown as { exitCode: number }).exitCode).toBe(2)
+    }
+  })
+
+  it('keeps an id of any other characters in one segment', async () => {
+    pool()
+      .intercept({ path: '/v2/chambers/chm%3A9b%2F2e' })
+      .reply(200, { id: 'chm:9b/2e', name: 'Odd' }, json)
+    expect(await client().chambers.get('chm:9b/2e')).toMatchObject({ id: 'chm:9b/2e' })
+  })
+})

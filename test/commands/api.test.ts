@@ -145,6 +145,9 @@ describe('api: errors', () => {
     ['a full URL', ['api', 'https://example.com/v2/chambers'], /path under the base URL/],
     ['a header without a colon', ['api', '/chambers', '-H', 'X-Flag'], /Name: value/],
     ['a field key with a bad bracket', ['api', '/chambers', '-f', 'a[b=c'], /field key/],
+    // A URL parser drops tabs and line breaks, so `/cham\tbers` would reach /chambers.
+    ['a control character in the path', ['api', '/cham\tbers'], /control character/],
+    ['a protocol-relative path', ['api', '//example.com/v2/chambers'], /path under the base URL/],
   ])('refuses %s with exit 2 before any request', async (_, args, message) => {
     sandbox().reset()
     const { code, stdout, stderr } = await run(args)
@@ -152,6 +155,18 @@ describe('api: errors', () => {
     expect(stdout).toBe('')
     expect(stderr).toMatch(message)
     expect(sandbox().requests).toEqual([])
+  })
+})
+
+describe('api: the path stays under the base URL', () => {
+  it.each([
+    ['/../v1/chambers', 'GET /v2/v1/chambers 404'],
+    ['/chambers/%2e%2e/..', 'GET /v2/ 404'],
+    ['chambers/ch_0001/../ch_0002', 'GET /v2/chambers/ch_0002 200'],
+  ])('%s: dot segments resolve below the base URL, never above it', async (given, sent) => {
+    sandbox().reset()
+    await run(['api', given])
+    expect(asked()).toEqual([sent])
   })
 })
 

@@ -92,9 +92,16 @@ function parseMethod(given: string | undefined, hasBody: boolean): Method {
   return method
 }
 
+// The path is the user's, taken as written (percent-encoding kept, dot segments resolved) and
+// always under the base URL: `..` cannot climb above it and no host can be named.
 function splitPath(raw: string): { path: string; query: Record<string, string> } {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(raw)) {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(raw) || raw.startsWith('//')) {
     throw new UsageError(`api takes a path under the base URL (like /chambers), not ${raw}`)
+  }
+  // A URL parser silently drops tabs and line breaks: what would be sent is not what was typed.
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(raw)) {
+    throw new UsageError(`api path ${JSON.stringify(raw)} contains a control character`)
   }
   const url = new URL(raw.startsWith('/') ? raw : `/${raw}`, 'http://path.invalid')
   return { path: url.pathname, query: Object.fromEntries(url.searchParams) }

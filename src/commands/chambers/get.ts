@@ -1,3 +1,4 @@
+import { checkId } from '../../api/paths.js'
 import { includeSchema } from '../../api/schemas.js'
 import type { Context } from '../../cli/context.js'
 import { UsageError } from '../../errors.js'
@@ -8,6 +9,7 @@ import { CHAMBER_COLUMNS } from './list.js'
 export type Options = { id: string; include?: string }
 
 export async function get(opts: Options, ctx: Context): Promise<void> {
+  checkId(opts.id, 'chamber id')
   const include = parseInclude(opts.include)
   const client = await ctx.api()
   requireV2(client.version, client.baseUrl, include ? '--include' : undefined)

@@ -6,6 +6,7 @@ import v8 from 'node:v8'
 import type { Client } from '../../api/client.js'
 import { createDispatcher } from '../../api/client.js'
 import { paginate } from '../../api/paginate.js'
+import { idProblem } from '../../api/paths.js'
 import { clientFor, resolveConnection } from '../../cli/api.js'
 import type { Context } from '../../cli/context.js'
 import { configDir } from '../../config/dir.js'
@@ -90,9 +91,9 @@ async function listChambers(client: Client): Promise<CachedChamber[]> {
   const chambers: CachedChamber[] = []
   const pages = paginate((page) => client.chambers.list(page), { limit: MAX_CHAMBERS })
   for await (const chamber of pages) {
-    // An id a shell would split or mangle cannot be completed as one word.
-    // eslint-disable-next-line no-control-regex
-    if (/[\s\x00-\x1f\x7f]/.test(chamber.id)) continue
+    // An id a shell would split cannot be completed as one word; one chamberctl refuses
+    // (`..`, control characters) is no use completed.
+    if (/\s/.test(chamber.id) || idProblem(chamber.id)) continue
     chambers.push({ id: chamber.id, name: chamber.name })
   }
   return chambers

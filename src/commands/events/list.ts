@@ -1,3 +1,4 @@
+import { checkId } from '../../api/paths.js'
 import type { Context } from '../../cli/context.js'
 import { parseDate } from '../filters.js'
 import { pageOptions } from '../paging.js'
@@ -15,6 +16,7 @@ export type Options = PagingFlags & {
 const EVENT_COLUMNS = ['id', 'title', 'status', 'starts_at', 'ends_at', 'location']
 
 export async function list(opts: Options, ctx: Context): Promise<void> {
+  checkId(opts.chamberId, 'chamber id')
   const paging = pageOptions(opts)
   const filters = {
     status: opts.status,

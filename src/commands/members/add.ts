@@ -1,4 +1,5 @@
 import { paginate } from '../../api/paginate.js'
+import { checkId, pathSegment } from '../../api/paths.js'
 import { memberCreateSchema } from '../../api/schemas.js'
 import type { MemberCreate } from '../../api/schemas.js'
 import type { Client } from '../../api/client.js'
@@ -28,6 +29,7 @@ export type Options = {
 const TYPE_SAMPLE = 500
 
 export async function add(opts: Options, ctx: Context): Promise<void> {
+  checkId(opts.chamberId, 'chamber id')
   const client = await ctx.api()
   requireV2(client.version, client.baseUrl, 'members add')
   const overrides = flagFields(opts)
@@ -55,7 +57,7 @@ export async function add(opts: Options, ctx: Context): Promise<void> {
   if (globals.canPrompt) await ask(body, opts.chamberId, client, ctx)
 
   const valid = validated(memberCreateSchema, body, 'member')
-  const path = `/chambers/${encodeURIComponent(opts.chamberId)}/members`
+  const path = `/chambers/${pathSegment(opts.chamberId, 'chamber id')}/members`
   if (opts.dryRun) return printDryRun(ctx, 'POST', client.baseUrl + path, valid)
   if (globals.canPrompt && !globals.yes) await confirm(valid, opts.chamberId, ctx)
   const member = await client.members.add(opts.chamberId, valid)

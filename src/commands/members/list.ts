@@ -1,3 +1,4 @@
+import { checkId } from '../../api/paths.js'
 import type { Context } from '../../cli/context.js'
 import { parseSort } from '../filters.js'
 import { pageOptions } from '../paging.js'
@@ -18,6 +19,7 @@ export const MEMBER_COLUMNS = [
 ]
 
 export async function list(opts: Options, ctx: Context): Promise<void> {
+  checkId(opts.chamberId, 'chamber id')
   const paging = pageOptions(opts)
   const sort = parseSort('members', opts.sort)
   const client = await ctx.api()
