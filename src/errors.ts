@@ -52,6 +52,7 @@ const API_EXIT_CODES: Record<string, ExitCode> = {
   validation_failed: ExitCode.usage,
   connection_failed: ExitCode.network,
   timeout: ExitCode.network,
+  unknown_outcome: ExitCode.network,
 }
 
 export type ErrorReport = {

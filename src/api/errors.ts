@@ -14,6 +14,7 @@ export type ApiErrorCode =
   | 'unexpected_response' // a body or status the client cannot use
   | 'connection_failed'
   | 'timeout'
+  | 'unknown_outcome' // a request that changes something may have been applied: no answer came
   | 'not_configured' // no base URL or credentials to use
 
 export class ApiError extends Error {

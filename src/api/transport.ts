@@ -84,7 +84,7 @@ export class Transport {
   }
 
   private async withRetries(exchange: Exchange, token: string | undefined): Promise<Answer> {
-    const retryable = exchange.method === 'GET' || exchange.idempotent === true
+    const retryable = isRetryable(exchange)
     for (let attempt = 1; ; attempt++) {
       let answer: Answer
       try {
@@ -151,12 +151,20 @@ export class Transport {
       const timedOut = signal.aborted
       trace(timedOut ? 'timeout' : `failed: ${describe(error)}`)
       const where = new URL(url).host
+      const seconds = this.options.timeoutMs / 1000
+      // A request that changes something and may have reached the server: whether it was
+      // applied cannot be known, and saying "cannot reach" would invite a duplicate.
+      if (!isRetryable(exchange) && !neverSent(error)) {
+        const what = timedOut ? `within ${seconds} s` : `(${describe(error)})`
+        throw new ApiError(
+          'unknown_outcome',
+          `no answer from ${where} ${what} after sending ${exchange.method} ${new URL(url).pathname}: ` +
+            UNKNOWN_OUTCOME,
+          { cause: error },
+        )
+      }
       throw timedOut
-        ? new ApiError(
-            'timeout',
-            `no answer from ${where} within ${this.options.timeoutMs / 1000} s`,
-            { cause: error },
-          )
+        ? new ApiError('timeout', `no answer from ${where} within ${seconds} s`, { cause: error })
         : new ApiError('connection_failed', `cannot reach ${where}: ${describe(error)}`, {
             cause: error,
           })
@@ -171,6 +179,35 @@ export function retryAfter(value: string | string[] | undefined, now: number): n
   const seconds = /^\s*\d+\s*$/.test(header) ? Number(header) * 1000 : Date.parse(header) - now
   if (Number.isNaN(seconds)) return undefined
   return Math.min(Math.max(seconds, 0), RETRY_AFTER_CAP_MS)
+}
+
+export const UNKNOWN_OUTCOME = 'the request may have been applied: check before retrying'
+
+function isRetryable(exchange: Exchange): boolean {
+  return exchange.method === 'GET' || exchange.idempotent === true
+}
+
+// Failures that happen before a connection exists, so no byte of the request left: the name was
+// not found, the port refused, the connection or the TLS handshake failed.
+const BEFORE_SENDING = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+])
+
+function neverSent(error: unknown): boolean {
+  const codes = [error, (error as { cause?: unknown }).cause].map(
+    (e) => (e as { code?: unknown } | undefined)?.code,
+  )
+  return codes.some((code) => typeof code === 'string' && BEFORE_SENDING.has(code))
 }
 
 function describe(error: unknown): string {

@@ -28,7 +28,7 @@ const sandbox = useSandbox({ now: () => NOW })
 const { configDir, run } = useCommands(sandbox)
 const tempDir = useTempDirs('chamberctl-seed-')
 
-type Status = 'created' | 'skipped' | 'failed'
+type Status = 'created' | 'skipped' | 'failed' | 'unknown'
 type Outcome = { id: string | null; status: Status; error: string | null }
 type Report = {
   chambers: Record<string, Outcome>
@@ -127,7 +127,7 @@ describe('seed: creates in the order of the references', () => {
       expect(code, stderr).toBe(0)
       expect(stderr).toBe('5 created, 0 skipped, 0 failed\n')
       const report = parseReport(stdout)
-      expect(report.summary).toEqual({ created: 5, skipped: 0, failed: 0 })
+      expect(report.summary).toEqual({ created: 5, skipped: 0, failed: 0, unknown: 0 })
       const { berlin, potsdam } = report.chambers
       expect(berlin).toEqual({ id: expect.stringMatching(/^ch_/), status: 'created', error: null })
       expect(potsdam).toEqual({ id: expect.stringMatching(/^ch_/), status: 'created', error: null })
@@ -256,7 +256,7 @@ describe('seed --skip-existing', () => {
     expect(code, stderr).toBe(0)
     expect(stderr).toBe('0 created, 5 skipped, 0 failed\n')
     const report = parseReport(stdout)
-    expect(report.summary).toEqual({ created: 0, skipped: 5, failed: 0 })
+    expect(report.summary).toEqual({ created: 0, skipped: 5, failed: 0, unknown: 0 })
     const skipped = (outcome: Outcome) => ({ ...outcome, status: 'skipped' })
     expect(report.chambers).toEqual({
       potsdam: skipped(firstReport.chambers.potsdam!),
@@ -308,7 +308,7 @@ describe('seed --skip-existing', () => {
       ['skipped', last.id],
       ['created', expect.stringMatching(/^mb_/)],
     ])
-    expect(report.summary).toEqual({ created: 1, skipped: 2, failed: 0 })
+    expect(report.summary).toEqual({ created: 1, skipped: 2, failed: 0, unknown: 0 })
     expect(creates()).toEqual([`POST /v2/chambers/${BIG_CHAMBER}/members 201`])
   })
 
@@ -395,7 +395,7 @@ describe('seed --skip-existing', () => {
       `fresh@${tag}.example.com`,
       `known@${tag}.example.com`,
     ])
-    expect(report.summary).toEqual({ created: 5, skipped: 3, failed: 0 })
+    expect(report.summary).toEqual({ created: 5, skipped: 3, failed: 0, unknown: 0 })
     expect(creates()).toHaveLength(5)
   })
 })
@@ -720,7 +720,7 @@ describe('seed: a failed chamber fails its dependants and nothing else', () => {
       ['member', 'fine', 'created', ''],
     ])
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report
-    expect(report.summary).toEqual({ created: 2, skipped: 0, failed: 4 })
+    expect(report.summary).toEqual({ created: 2, skipped: 0, failed: 4, unknown: 0 })
     expect(report.chambers.child).toEqual({ id: null, status: 'failed', error: 'hq failed' })
     expect(report.chambers.broken).toMatchObject({ id: null, status: 'failed' })
     expect(report.members.map((m) => [m.chamber, m.id, m.status, m.error])).toEqual([
@@ -754,7 +754,7 @@ describe('seed --report', () => {
     ])
     expect(code).toBe(1)
     const report = parseReport(stdout)
-    expect(report.summary).toEqual({ created: 5, skipped: 0, failed: 0 })
+    expect(report.summary).toEqual({ created: 5, skipped: 0, failed: 0, unknown: 0 })
     expect(await emailsIn(report.chambers.potsdam!.id!)).toEqual([`carl@${tag}.example.com`])
     expect(lines(stderr)).toEqual([
       '5 created, 0 skipped, 0 failed',
@@ -810,7 +810,7 @@ describe('seed --concurrency', () => {
       }
       const { code, stdout, stderr } = await seeding.done
       expect(code, stderr).toBe(0)
-      expect(parseReport(stdout).summary).toEqual({ created: total, skipped: 0, failed: 0 })
+      expect(parseReport(stdout).summary).toEqual({ created: total, skipped: 0, failed: 0, unknown: 0 })
       expect(gate.maxOpen()).toBe(limit)
     })
   })
@@ -850,7 +850,7 @@ describe('seed: Ctrl-C', () => {
       expect(report.members.map((m) => m.email)).toEqual(
         [1, 2, 3, 4, 5, 6].flatMap((i) => [1, 2].map((j) => `m${j}.hq${i}@${tag}.example.com`)),
       )
-      expect(report.summary).toEqual({ created: 4, skipped: 0, failed: 14 })
+      expect(report.summary).toEqual({ created: 4, skipped: 0, failed: 14, unknown: 0 })
       const outcomes = [...Object.values(report.chambers), ...report.members]
       for (const outcome of outcomes.filter((o) => o.status === 'failed')) {
         expect(outcome.id).toBeNull()

@@ -21,7 +21,8 @@ export type BulkOptions = {
   dryRun: boolean
 }
 
-export type RowStatus = 'created' | 'failed' | 'invalid' | 'not_sent' | 'valid'
+// unknown: the request was sent and no answer came back, so the member may exist.
+export type RowStatus = 'created' | 'failed' | 'unknown' | 'invalid' | 'not_sent' | 'valid'
 
 export type RowResult = {
   row: number
@@ -45,7 +46,7 @@ type Job = { row: number; input: Record<string, unknown>; body?: MemberCreate; i
 export async function addMany(client: Client, ctx: Context, opts: BulkOptions): Promise<void> {
   const { io, globals } = ctx
   const jobs = opts.rows.map(({ row, value }) => prepare(row, { ...value, ...opts.overrides }))
-  const counts = { created: 0, failed: 0, not_sent: 0 }
+  const counts = { created: 0, failed: 0, unknown: 0, not_sent: 0 }
   const sendable = jobs.filter((job) => job.body).length
   let sent = 0
   const progress = opts.dryRun ? undefined : startProgress(io, globals)
@@ -70,7 +71,7 @@ export async function addMany(client: Client, ctx: Context, opts: BulkOptions): 
       const { exitCode, ...described } = describeError(error)
       return {
         row: job.row,
-        status: 'failed',
+        status: described.code === 'unknown_outcome' ? 'unknown' : 'failed',
         email: job.input.email,
         error: described,
         input: job.input,
@@ -81,9 +82,10 @@ export async function addMany(client: Client, ctx: Context, opts: BulkOptions): 
   const results = inOrder(jobs, opts.concurrency, send, (result) => {
     if (result.status === 'created') counts.created++
     else if (result.status === 'not_sent') counts.not_sent++
+    else if (result.status === 'unknown') counts.unknown++
     else if (result.status !== 'valid') counts.failed++
     // Counted first, so that the last note says every row was sent; invalid rows are not sent.
-    if (result.status === 'created' || result.status === 'failed') {
+    if (result.status === 'created' || result.status === 'failed' || result.status === 'unknown') {
       sent++
       report()
     }
@@ -106,12 +108,15 @@ export async function addMany(client: Client, ctx: Context, opts: BulkOptions): 
     const valid = jobs.length - counts.failed
     io.err.write(
       `${opts.dryRun ? valid : counts.created} ${verb}, 0 skipped, ${counts.failed} failed` +
+        (counts.unknown ? `, ${counts.unknown} unknown (check before retrying)` : '') +
         (counts.not_sent ? `, ${counts.not_sent} not sent (interrupted)` : '') +
         '\n',
     )
   }
   // The results and the summary already say what happened.
   if (stopping) throw new SilentError(ExitCode.interrupted, 'interrupted')
+  // Rows that may exist must be checked before anything is re-sent: that outranks failed rows.
+  if (counts.unknown > 0) throw new SilentError(ExitCode.network, 'unknown_outcome')
   if (counts.failed > 0) throw new SilentError(ExitCode.failure, 'partial')
 }
 

@@ -22,7 +22,8 @@ export type Options = {
   report?: string
 }
 
-type Status = 'created' | 'skipped' | 'failed'
+// unknown: sent, and no answer came back: the record may exist.
+type Status = 'created' | 'skipped' | 'failed' | 'unknown'
 type Outcome = { id: string | null; status: Status; error: string | null }
 export type Report = {
   chambers: Record<string, Outcome>
@@ -44,6 +45,8 @@ export async function seed(opts: Options, ctx: Context): Promise<void> {
   await printReport(fixture, report, ctx)
   if (opts.report) await saveReport(opts.report, report)
   if (report.interrupted) throw new SilentError(ExitCode.interrupted, 'interrupted')
+  // Records that may exist must be checked before a re-run: that outranks failed ones.
+  if (report.summary.unknown > 0) throw new SilentError(ExitCode.network, 'unknown_outcome')
   if (report.summary.failed > 0) throw new SilentError(ExitCode.failure, 'partial')
 }
 
@@ -108,7 +111,7 @@ async function execute(
   const report: Report = {
     chambers: {},
     members: [],
-    summary: { created: 0, skipped: 0, failed: 0 },
+    summary: { created: 0, skipped: 0, failed: 0, unknown: 0 },
   }
   const total = fixture.chambers.reduce((n, c) => n + 1 + c.members.length, 0)
   const progress = startProgress(io, globals)
@@ -131,12 +134,22 @@ async function execute(
       return request()
     })
   const failure = (error: unknown): Outcome => {
-    const { message, fields = {} } = describeError(error)
+    const { code, message, fields = {} } = describeError(error)
     const reasons = Object.entries(fields).map(
       ([field, messages]) => `${field} ${messages.join(', ')}`,
     )
-    return { id: null, status: 'failed', error: [message, ...reasons].join('; ') }
+    const status = code === 'unknown_outcome' ? 'unknown' : 'failed'
+    return { id: null, status, error: [message, ...reasons].join('; ') }
   }
+  // A record whose chamber (or HQ) was not created is not sent.
+  const dependant = (key: string, what: string): Outcome => ({
+    id: null,
+    status: 'failed',
+    error:
+      report.chambers[key]?.status === 'unknown'
+        ? `not sent: the ${what}'s outcome is unknown`
+        : `${what} failed`,
+  })
 
   const ids = new Map<string, Promise<string | null>>()
   const chamberId = (chamber: FixtureChamber): Promise<string | null> => {
@@ -152,7 +165,8 @@ async function execute(
   }
   const createChamber = async (chamber: FixtureChamber): Promise<Outcome> => {
     const hqId = chamber.hq ? await chamberId(byKey.get(chamber.hq)!) : chamber.body.hq_id
-    if (hqId === null) return { id: null, status: 'failed', error: 'hq failed' }
+    // (An hq's own `hq_id: null` is no failed HQ.)
+    if (chamber.hq !== undefined && hqId === null) return dependant(chamber.hq, 'hq')
     const found = existing?.chamber(chamber.body, hqId ?? undefined)
     if (found) return { id: found, status: 'skipped', error: null }
     try {
@@ -165,7 +179,7 @@ async function execute(
   }
   const addMember = async (chamber: FixtureChamber, member: FixtureMember): Promise<Outcome> => {
     const id = await chamberId(chamber)
-    if (id === null) return { id: null, status: 'failed', error: 'chamber failed' }
+    if (id === null) return dependant(chamber.key, 'chamber')
     try {
       const found =
         existing && report.chambers[chamber.key]?.status === 'skipped'
@@ -238,7 +252,9 @@ async function printReport(fixture: Fixture, report: Report, ctx: Context): Prom
   }
   if (!globals.quiet) {
     io.err.write(
-      `${summary.created} created, ${summary.skipped} skipped, ${summary.failed} failed\n`,
+      `${summary.created} created, ${summary.skipped} skipped, ${summary.failed} failed` +
+        (summary.unknown ? `, ${summary.unknown} unknown (check before retrying)` : '') +
+        '\n',
     )
   }
 }

@@ -1,0 +1,164 @@
+// A POST that reached the server and got no answer (the connection dropped after the request
+// was read, or the answer never came within --timeout) may have been applied: chamberctl says so,
+// exits 5, never re-sends it, and in bulk marks that row `unknown` rather than `failed`.
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { lines, ndjson, runMain, useTempDirs } from '../helpers/cli.js'
+import type { RunOptions } from '../helpers/cli.js'
+import { startRawListener } from '../helpers/raw-listener.js'
+import type { RawAction, RawListener, RawRequest } from '../helpers/raw-listener.js'
+
+const tempDir = useTempDirs('chamberctl-unknown-')
+const UNKNOWN = 'the request may have been applied: check before retrying'
+
+let listener: RawListener | undefined
+afterEach(async () => {
+  await listener?.close()
+  listener = undefined
+})
+
+let ids = 0
+// Answers like the API, except for the requests `drop` picks.
+async function serve(drop: (request: RawRequest) => RawAction | undefined) {
+  listener = await startRawListener((request) => {
+    const chosen = drop(request)
+    if (chosen) return chosen
+    const body = JSON.parse(request.body || '{}') as Record<string, unknown>
+    const id = `${request.path.endsWith('/members') ? 'mb' : 'ch'}_${++ids}`
+    return { status: request.method === 'POST' ? 201 : 200, body: { id, ...body } }
+  })
+  return listener
+}
+
+function run(args: string[], options: RunOptions = {}) {
+  return runMain(args, {
+    ...options,
+    env: {
+      CHAMBERCTL_CONFIG_DIR: tempDir(),
+      CHAMBERCTL_BASE_URL: listener!.baseUrl(),
+      CHAMBERCTL_TOKEN: 'test-token',
+      ...options.env,
+    },
+  })
+}
+
+const posts = () => listener!.requests.filter((r) => r.method === 'POST')
+const MEMBER = ['--name', 'Ada', '--email', 'ada@example.com', '--membership-type', 'standard']
+
+describe('a single create with no answer', () => {
+  it('members add: the connection drops after the request was read → exit 5, sent once', async () => {
+    await serve(() => 'drop')
+    const { code, stdout, stderr } = await run(['members', 'add', 'ch_0001', ...MEMBER, '--json'])
+    expect(code).toBe(5)
+    expect(stdout).toBe('')
+    expect(stderr).toContain(`after sending POST /v2/chambers/ch_0001/members: ${UNKNOWN}`)
+    expect(stderr).not.toContain('cannot reach')
+    expect(JSON.parse(lines(stderr).at(-1)!)).toMatchObject({
+      error: { status: null, code: 'unknown_outcome' },
+    })
+    expect(posts()).toHaveLength(1)
+  })
+
+  it('chambers create: no answer within --timeout after sending → exit 5, sent once', async () => {
+    await serve(() => 'hang')
+    const { code, stderr } = await run([
+      'chambers',
+      'create',
+      '--name',
+      'Kiel',
+      '--type',
+      'hq',
+      '--address-field',
+      'city=Kiel',
+      '--timeout',
+      '0.3',
+    ])
+    expect(code).toBe(5)
+    expect(stderr).toMatch(/no answer from 127\.0\.0\.1:\d+ within 0\.3 s after sending POST/)
+    expect(stderr).toContain(UNKNOWN)
+    expect(posts()).toHaveLength(1)
+  })
+
+  it('a GET that loses its connection is retried and reported as unreachable, not unknown', async () => {
+    await serve(() => 'drop')
+    const { code, stderr } = await run(['chambers', 'get', 'ch_0001'])
+    expect(code).toBe(5)
+    expect(stderr).toMatch(/cannot reach/)
+    expect(stderr).not.toContain(UNKNOWN)
+    expect(listener!.requests).toHaveLength(3)
+  })
+})
+
+describe('bulk runs with no answer for some rows', () => {
+  it('members add --from-file marks the row unknown, counts it, and exits 5', async () => {
+    await serve((r) => (r.body.includes('grace@') ? 'drop' : undefined))
+    const file = path.join(tempDir(), 'members.ndjson')
+    writeFileSync(
+      file,
+      ['ada', 'grace', 'alan']
+        .map((n) => JSON.stringify({ name: n, email: `${n}@example.com`, membership_type: 's' }))
+        .join('\n'),
+    )
+    const { code, stdout, stderr } = await run([
+      'members',
+      'add',
+      'ch_0001',
+      '--from-file',
+      file,
+      '--concurrency',
+      '1',
+    ])
+    expect(code).toBe(5)
+    const rows = ndjson<{ row: number; status: string; error?: { message: string } }>(stdout)
+    expect(rows.map((r) => r.status)).toEqual(['created', 'unknown', 'created'])
+    expect(rows[1]!.error!.message).toContain(UNKNOWN)
+    expect(lines(stderr).at(-1)).toBe(
+      '2 created, 0 skipped, 0 failed, 1 unknown (check before retrying)',
+    )
+    expect(posts()).toHaveLength(3)
+  })
+
+  it('seed marks the chamber unknown, does not send its members, and reports the count', async () => {
+    await serve((r) =>
+      r.path === '/v2/chambers' && r.body.includes('"Lost"') ? 'drop' : undefined,
+    )
+    const file = path.join(tempDir(), 'fixture.json')
+    const member = (n: string) => ({ name: n, email: `${n}@example.com`, membership_type: 's' })
+    writeFileSync(
+      file,
+      JSON.stringify({
+        chambers: [
+          { key: 'lost', name: 'Lost', type: 'hq', address: {}, members: [member('ada')] },
+          { key: 'kept', name: 'Kept', type: 'hq', address: {}, members: [member('alan')] },
+        ],
+      }),
+    )
+    const { code, stdout, stderr } = await run(['seed', file, '--json'])
+    expect(code).toBe(5)
+    const report = JSON.parse(stdout) as {
+      chambers: Record<string, { status: string; error: string | null }>
+      members: { email: string; status: string; error: string | null }[]
+      summary: Record<string, number>
+    }
+    expect(report.chambers.lost).toMatchObject({ status: 'unknown' })
+    expect(report.chambers.lost!.error).toContain(UNKNOWN)
+    expect(report.members).toMatchObject([
+      {
+        email: 'ada@example.com',
+        status: 'failed',
+        error: "not sent: the chamber's outcome is unknown",
+      },
+      { email: 'alan@example.com', status: 'created' },
+    ])
+    expect(report.summary).toEqual({ created: 2, skipped: 0, failed: 1, unknown: 1 })
+    expect(lines(stderr).at(-1)).toBe(
+      '2 created, 0 skipped, 1 failed, 1 unknown (check before retrying)',
+    )
+    const kept = (report.chambers.kept as { id: string }).id
+    expect(posts().map((r) => r.path)).toEqual(
+      expect.arrayContaining(['/v2/chambers', '/v2/chambers', `/v2/chambers/${kept}/members`]),
+    )
+    expect(posts()).toHaveLength(3)
+  })
+})
