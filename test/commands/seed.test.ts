@@ -810,7 +810,12 @@ describe('seed --concurrency', () => {
       }
       const { code, stdout, stderr } = await seeding.done
       expect(code, stderr).toBe(0)
-      expect(parseReport(stdout).summary).toEqual({ created: total, skipped: 0, failed: 0, unknown: 0 })
+      expect(parseReport(stdout).summary).toEqual({
+        created: total,
+        skipped: 0,
+        failed: 0,
+        unknown: 0,
+      })
       expect(gate.maxOpen()).toBe(limit)
     })
   })
