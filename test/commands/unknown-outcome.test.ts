@@ -137,7 +137,7 @@ describe('bulk runs with no answer for some rows', () => {
     const { code, stdout, stderr } = await run(['seed', file, '--json'])
     expect(code).toBe(5)
     const report = JSON.parse(stdout) as {
-      chambers: Record<string, { status: string; error: string | null }>
+      chambers: Record<string, { id: string | null; status: string; error: string | null }>
       members: { email: string; status: string; error: string | null }[]
       summary: Record<string, number>
     }
@@ -155,7 +155,7 @@ describe('bulk runs with no answer for some rows', () => {
     expect(lines(stderr).at(-1)).toBe(
       '2 created, 0 skipped, 1 failed, 1 unknown (check before retrying)',
     )
-    const kept = (report.chambers.kept as { id: string }).id
+    const kept = report.chambers.kept!.id!
     expect(posts().map((r) => r.path)).toEqual(
       expect.arrayContaining(['/v2/chambers', '/v2/chambers', `/v2/chambers/${kept}/members`]),
     )
