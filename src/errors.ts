@@ -64,7 +64,18 @@ export type ErrorReport = {
 }
 
 // The one place that decides what an error means for the user: message, code and exit code.
-export function describeError(error: unknown): ErrorReport {
+// `redact` masks secrets (src/api/redact.ts, which sits above this module) in every text shown.
+export function describeError(error: unknown, redact: (text: string) => string): ErrorReport {
+  const report = describe(error)
+  const fields =
+    report.fields &&
+    Object.fromEntries(
+      Object.entries(report.fields).map(([field, messages]) => [field, messages.map(redact)]),
+    )
+  return { ...report, message: redact(report.message), fields }
+}
+
+function describe(error: unknown): ErrorReport {
   if (error instanceof CliError) {
     const { exitCode, code, message, fields } = error
     return { exitCode, status: null, code, message, fields }

@@ -1,5 +1,6 @@
 // Errors of the API client, each with a stable code. The CLI maps codes to exit codes in one
 // place (src/errors.ts); nothing here knows about exit codes or terminals.
+import { redactText } from './redact.js'
 import type { FieldErrors } from './schemas.js'
 
 export type ApiErrorCode =
@@ -40,7 +41,8 @@ export class ApiError extends Error {
 const EXCERPT_LENGTH = 120
 
 // A short, single-line piece of a body for messages: enough to recognise an HTML error page.
+// Secrets are masked before it is cut, so that no part of one survives at the cut.
 export function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
+  const flat = redactText(text).replace(/\s+/g, ' ').trim()
   return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH)}…` : flat
 }

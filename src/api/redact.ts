@@ -1,5 +1,6 @@
 // Masks secrets before anything is traced or stored in an error (octokit's request-error model).
 const SECRET_KEYS = [
+  'authorization',
   'client_secret',
   'access_token',
   'refresh_token',
@@ -17,8 +18,21 @@ const AUTHORIZATION = /\b(Bearer|Basic)\s+\S+/gi
 
 export const REDACTED = '[redacted]'
 
-export function redactText(text: string): string {
-  return text
+// Shorter values would mask ordinary words and digits all over a message.
+const MIN_KNOWN_LENGTH = 4
+
+// Masks secrets by their keys and schemes, and every value in `known` (this run's client secret
+// and tokens) wherever it appears, as is or percent-encoded: a server may echo a token anywhere.
+export function redactText(text: string, known: Iterable<string> = []): string {
+  let masked = text
+  const values = [...known].filter((value) => value.length >= MIN_KNOWN_LENGTH)
+  // Longest first, so that a token containing another secret is masked whole.
+  for (const value of values.sort((a, b) => b.length - a.length)) {
+    for (const form of new Set([value, encodeURIComponent(value)])) {
+      masked = masked.split(form).join(REDACTED)
+    }
+  }
+  return masked
     .replace(JSON_SECRET, `$1"${REDACTED}"`)
     .replace(FORM_SECRET, `$1${REDACTED}`)
     .replace(AUTHORIZATION, `$1 ${REDACTED}`)
@@ -31,4 +45,16 @@ export function redactUrl(url: string): string {
     if (SECRET_KEYS.includes(key.toLowerCase())) parsed.searchParams.set(key, REDACTED)
   }
   return parsed.toString()
+}
+
+// The secret values one run knows (client secret, tokens), so that every error, excerpt and trace
+// line it prints can be masked of them.
+export class Secrets {
+  private readonly values = new Set<string>()
+
+  add(value: string | undefined): void {
+    if (value) this.values.add(value)
+  }
+
+  readonly redact = (text: string): string => redactText(text, this.values)
 }

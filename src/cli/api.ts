@@ -50,11 +50,17 @@ export function clientFor(
     )
   }
   const { clientId, clientSecret } = connection
+  ctx.secrets.add(clientSecret)
+  ctx.secrets.add(connection.cached?.token)
   const tokens = new TokenManager({
     cached: connection.cached,
     obtain:
       clientId && clientSecret
-        ? () => requestToken(client.transport, clientId, clientSecret)
+        ? async () => {
+            const answer = await requestToken(client.transport, clientId, clientSecret)
+            ctx.secrets.add(answer.access_token)
+            return answer
+          }
         : undefined,
     save: connection.save,
     hint: connection.hint ?? LOGIN_HINT,
@@ -64,7 +70,9 @@ export function clientFor(
     userAgent: `chamberctl/${VERSION}`,
     timeoutMs: ctx.globals.timeoutMs,
     tokens,
-    trace: ctx.globals.debug ? (line) => ctx.io.err.write(`debug: ${line}\n`) : undefined,
+    trace: ctx.globals.debug
+      ? (line) => ctx.io.err.write(`debug: ${ctx.secrets.redact(line)}\n`)
+      : undefined,
     ...transport,
   })
   ctx.cleanup.push(() => client.close())

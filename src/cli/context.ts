@@ -2,6 +2,7 @@
 // cached factories for the profile store and the API client, so that `--help` reads no config
 // and `--version` loads no HTTP code.
 import type { Client } from '../api/client.js'
+import type { Secrets } from '../api/redact.js'
 import type { ProfileStore } from '../config/profiles.js'
 import type { OutputFormat } from '../io/format.js'
 import type { IO } from '../io/streams.js'
@@ -31,6 +32,8 @@ export type Context = {
   globals: Globals
   profiles(): Promise<ProfileStore>
   api(): Promise<Client>
+  // The secret values this run has handled, masked in everything it prints but data.
+  secrets: Secrets
   // Run before the process exits: closing the embedded sandbox, the HTTP agent.
   cleanup: (() => Promise<void>)[]
 }

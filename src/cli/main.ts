@@ -6,6 +6,7 @@ import type { Context } from './context.js'
 import { describeError, ExitCode, SilentError } from '../errors.js'
 import { createProgram, oneLine } from './program.js'
 import { DEFAULT_GLOBALS } from './globals.js'
+import { Secrets } from '../api/redact.js'
 
 export function createContext(io: IO): Context {
   let profiles: ReturnType<Context['profiles']> | undefined
@@ -13,6 +14,7 @@ export function createContext(io: IO): Context {
   const ctx: Context = {
     io,
     globals: DEFAULT_GLOBALS,
+    secrets: new Secrets(),
     cleanup: [],
     profiles: () =>
       (profiles ??= (async () => {
@@ -57,14 +59,14 @@ export async function main(argv: string[], io: IO): Promise<number> {
 
 async function report(error: unknown, io: IO, ctx: Context): Promise<number> {
   if (error instanceof SilentError) return error.exitCode
-  const described = describeError(error)
+  const described = describeError(error, ctx.secrets.redact)
   const { writeError } = await import('../io/output.js')
   writeError(io, described, {
     format: ctx.globals.format,
     color: ctx.globals.errorColor,
   })
   if (ctx.globals.debug && error instanceof Error && error.stack) {
-    io.err.write(`${error.stack}\n`)
+    io.err.write(`${ctx.secrets.redact(error.stack)}\n`)
   }
   return described.exitCode
 }

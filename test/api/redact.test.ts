@@ -31,3 +31,25 @@ describe('redaction', () => {
     )
   })
 })
+
+describe('redaction of known values', () => {
+  it('masks each known value wherever it appears, as is or percent-encoded', () => {
+    const known = ['s3c/r+t', 'tok-123456']
+    expect(redactText('saw s3c/r+t, s3c%2Fr%2Bt and tok-123456tok-123456', known)).toBe(
+      'saw [redacted], [redacted] and [redacted][redacted]',
+    )
+  })
+
+  it('masks the longer of two overlapping values whole', () => {
+    expect(redactText('token abcd-efgh-ijkl', ['efgh', 'abcd-efgh-ijkl'])).toBe('token [redacted]')
+  })
+
+  it('leaves values too short to tell from ordinary text', () => {
+    expect(redactText('page 1 of 12', ['1'])).toBe('page 1 of 12')
+  })
+
+  it('masks an Authorization value by its key, with or without a scheme', () => {
+    expect(redactText('{"Authorization":"xyz"}')).toBe('{"Authorization":"[redacted]"}')
+    expect(redactText('authorization=xyz&a=b')).toBe('authorization=[redacted]&a=b')
+  })
+})

@@ -51,6 +51,7 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
 
   const client = clientFor(ctx, { baseUrl: baseUrl!, clientId, clientSecret: secret })
   const token = await requestToken(client.transport, clientId!, secret!)
+  ctx.secrets.add(token.access_token)
   const expiresAt = expiryOf(token, Date.now())
   // A new login starts the token cache afresh: tokens of the former client are no use.
   await store.save(

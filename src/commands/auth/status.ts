@@ -55,7 +55,7 @@ export async function status(ctx: Context): Promise<void> {
     // A token is only proven by a server that accepts it.
     await client.chambers.list({ perPage: 1 })
   } catch (error) {
-    const { message, exitCode } = describeError(error)
+    const { message, exitCode } = describeError(error, ctx.secrets.redact)
     // A server that cannot be reached, or fails, says nothing about the credentials.
     if (exitCode !== ExitCode.auth) throw error
     throw new CliError(

@@ -68,7 +68,7 @@ export async function addMany(client: Client, ctx: Context, opts: BulkOptions): 
       const record = await client.members.add(opts.chamberId, job.body!)
       return { row: job.row, status: 'created', id: record.id, email: record.email, record }
     } catch (error) {
-      const { exitCode, ...described } = describeError(error)
+      const { exitCode, ...described } = describeError(error, ctx.secrets.redact)
       return {
         row: job.row,
         status: described.code === 'unknown_outcome' ? 'unknown' : 'failed',

@@ -134,7 +134,7 @@ async function execute(
       return request()
     })
   const failure = (error: unknown): Outcome => {
-    const { code, message, fields = {} } = describeError(error)
+    const { code, message, fields = {} } = describeError(error, ctx.secrets.redact)
     const reasons = Object.entries(fields).map(
       ([field, messages]) => `${field} ${messages.join(', ')}`,
     )
