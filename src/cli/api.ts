@@ -8,6 +8,7 @@ import type { CachedToken } from '../api/auth.js'
 import { apiVersionOf, createClient, requestToken } from '../api/client.js'
 import type { Client, ClientOptions } from '../api/client.js'
 import { ApiError } from '../api/errors.js'
+import { plainHttpHost } from '../api/plain-http.js'
 import { configDir, ensureConfigDir } from '../config/dir.js'
 import { tokenFor, withToken } from '../config/tokens.js'
 import type { Profile } from '../config/profiles.js'
@@ -50,6 +51,7 @@ export function clientFor(
     )
   }
   const { clientId, clientSecret } = connection
+  if (clientSecret || connection.cached) refuseInsecure(ctx, connection.baseUrl)
   ctx.secrets.add(clientSecret)
   ctx.secrets.add(connection.cached?.token)
   const tokens = new TokenManager({
@@ -77,6 +79,22 @@ export function clientFor(
   })
   ctx.cleanup.push(() => client.close())
   return client
+}
+
+// Before anything is sent: a secret or token for a plain-HTTP host other than this machine
+// would cross the network in clear.
+function refuseInsecure(ctx: Context, baseUrl: string): void {
+  const host = plainHttpHost(baseUrl)
+  if (!host) return
+  if (!ctx.globals.insecureHttp) {
+    throw new UsageError(
+      `refusing to send credentials over plain HTTP to ${host}: use an https:// base URL, ` +
+        'or --insecure-http (CHAMBERCTL_INSECURE_HTTP=1) if you really mean it',
+    )
+  }
+  if (!ctx.globals.quiet) {
+    ctx.io.err.write(`warning: credentials go over plain HTTP to ${host} (--insecure-http)\n`)
+  }
 }
 
 // The wait for another `--sandbox` process to finish with the data file.

@@ -24,6 +24,8 @@ export type Globals = {
   yes: boolean
   debug: boolean
   timeoutMs: number
+  // Credentials may go over plain HTTP to a host that is not this machine.
+  insecureHttp: boolean
   quiet: boolean
 }
 

@@ -23,6 +23,7 @@ export const DEFAULT_GLOBALS: Globals = {
   yes: false,
   debug: false,
   timeoutMs: DEFAULT_TIMEOUT_SECONDS * 1000,
+  insecureHttp: false,
   quiet: false,
 }
 
@@ -38,6 +39,7 @@ type GlobalFlags = {
   yes?: boolean
   debug?: boolean
   timeout?: number
+  insecureHttp?: boolean
   quiet?: boolean
 }
 
@@ -57,6 +59,10 @@ export function declareGlobals(program: Command): Command {
       '--timeout <seconds>',
       `per-request timeout (env CHAMBERCTL_TIMEOUT; default ${DEFAULT_TIMEOUT_SECONDS})`,
       positiveNumber,
+    )
+    .option(
+      '--insecure-http',
+      'allow credentials over plain HTTP to a host that is not loopback (env CHAMBERCTL_INSECURE_HTTP=1)',
     )
     .option('-q, --quiet', 'no progress and no informational lines on stderr')
 }
@@ -81,6 +87,7 @@ export function resolveGlobals(flags: GlobalFlags, io: IO): Globals {
     yes: flags.yes === true,
     debug: flags.debug === true || truthy(env.CHAMBERCTL_DEBUG),
     timeoutMs: 1000 * (flags.timeout ?? envTimeout(env.CHAMBERCTL_TIMEOUT)),
+    insecureHttp: flags.insecureHttp === true || truthy(env.CHAMBERCTL_INSECURE_HTTP),
     quiet: flags.quiet === true,
   }
 }

@@ -6,7 +6,8 @@ import type { AddressInfo, Socket } from 'node:net'
 
 export type RawRequest = { method: string; path: string; headers: string; body: string }
 
-export type RawAction = { status: number; body: unknown } | 'drop' | 'hang'
+export type RawAction =
+  { status: number; body: unknown; headers?: Record<string, string> } | 'drop' | 'hang'
 
 export type RawListener = {
   baseUrl(version?: string): string
@@ -41,8 +42,11 @@ export async function startRawListener(
         if (action === 'drop') return void socket.destroy()
         if (action === 'hang') continue
         const text = JSON.stringify(action.body)
+        const headers = Object.entries(action.headers ?? {})
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('')
         socket.write(
-          `HTTP/1.1 ${action.status} X\r\ncontent-type: application/json\r\n` +
+          `HTTP/1.1 ${action.status} X\r\ncontent-type: application/json\r\n${headers}` +
             `content-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
         )
       }
