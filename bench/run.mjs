@@ -1,0 +1,331 @@
+// `npm run bench`: every goal of issue 14 as a ratio to its floor, measured side by side in one
+// run on the Node that runs this script (the project's, via npm). The cases of a row take turns,
+// so machine noise hits them alike; only the ratios are worth comparing between runs.
+//
+// Rows: start-up without a request (`--version` vs `node -e 0`); one GET (`chambers list --json`,
+// token from the environment or from a stored profile, vs a bare node:http script sending the
+// same GET); bulk (`members add --from-file` 5,000 rows vs a node:http keep-alive script at 8 in
+// flight, with autocannon's figure against the same sandbox as the server's ceiling); memory
+// (`members list --all -o ndjson` peak RSS at 100k records vs at 1k).
+//
+// BENCH_RUNS (start-up samples per case, default 20) and BENCH_BULK_RUNS (default 3) trade time
+// for noise.
+import autocannon from 'autocannon'
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { buildCli } from '../scripts/build.mjs'
+
+const node = process.execPath
+const here = (file) => fileURLToPath(new URL(file, import.meta.url))
+const bin = here('../bin/chamberctl.js')
+const usagePreload = here('./usage.mjs')
+const postRows = here('./post-rows.mjs')
+const runs = Number(process.env.BENCH_RUNS ?? 20)
+const bulkRuns = Number(process.env.BENCH_BULK_RUNS ?? 3)
+const BULK_ROWS = 5_000
+const SMALL_LIST = 1_000
+const BIG_LIST = 100_000
+
+const work = mkdtempSync(join(tmpdir(), 'chamberctl-bench-'))
+// The developer's own CHAMBERCTL_* settings must not steer the measured commands.
+const baseEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !key.startsWith('CHAMBERCTL_')),
+)
+const env = { ...baseEnv, CHAMBERCTL_CONFIG_DIR: join(work, 'config') }
+const sandboxes = []
+const rows = []
+
+try {
+  await buildCli()
+  const server = await startSandbox([])
+  const listed = await startSandbox(['--data', writeListData(join(work, 'lists.json'))])
+  const token = await fetchToken(server)
+  const tokenEnv = { ...env, CHAMBERCTL_BASE_URL: server, CHAMBERCTL_TOKEN: token }
+  login(server)
+  console.log(`Node ${process.versions.node}; ${runs} start-up samples, ${bulkRuns} bulk runs\n`)
+  startup(server, token, tokenEnv)
+  await bulk(server, token, tokenEnv)
+  memory(listed, await fetchToken(listed))
+  printTable()
+} finally {
+  for (const sandbox of sandboxes) sandbox.kill('SIGTERM')
+  rmSync(work, { recursive: true, force: true })
+}
+
+function startup(base, token, tokenEnv) {
+  const get = `require('node:http').get(${JSON.stringify(`${base}/chambers`)}, { headers: { authorization: 'Bearer ${token}' } }, (r) => r.pipe(process.stdout))`
+  const version = { args: [bin, '--version'] }
+  const help = { args: [bin, 'chambers', '--help'] }
+  const bare = { args: ['-e', '0'] }
+  const oneShot = { args: ['-e', get] }
+  const listEnv = { args: [bin, 'chambers', 'list', '--json'], env: tokenEnv }
+  const listProfile = { args: [bin, 'chambers', 'list', '--json'], env }
+  const cases = [bare, version, help, oneShot, listEnv, listProfile]
+  for (const c of cases) {
+    time(c) // warms the file and compile caches
+    c.samples = []
+  }
+  for (let i = 0; i < runs; i++) for (const c of cases) c.samples.push(time(c))
+  const ms = (c) => median(c.samples)
+  const row = (what, c, floorName, floor, goal) =>
+    rows.push({
+      what,
+      value: `${ms(c).toFixed(0)} ms`,
+      floor: `${floorName} ${ms(floor).toFixed(0)} ms`,
+      ratio: ms(c) / ms(floor),
+      goal,
+    })
+  row('--version', version, 'node -e 0', bare, { max: 1.2 })
+  row('chambers --help', help, 'node -e 0', bare, undefined)
+  row('chambers list --json, env token', listEnv, 'node:http GET', oneShot, { max: 1.3 })
+  row('chambers list --json, profile', listProfile, 'node:http GET', oneShot, { max: 1.3 })
+}
+
+async function bulk(base, token, tokenEnv) {
+  const file = join(work, 'rows.ndjson')
+  writeFileSync(
+    file,
+    Array.from({ length: BULK_ROWS }, (_, i) =>
+      JSON.stringify({
+        name: `Bench Member ${i}`,
+        email: `m${i}@bench.example`,
+        membership_type: 'standard',
+      }),
+    ).join('\n') + '\n',
+  )
+  const cli = { rate: [], cpu: [] }
+  const script = { rate: [], cpu: [] }
+  const ceiling = []
+  // Each run fills a chamber of its own: the same e-mails again would be refused as duplicates.
+  for (let i = 0; i < bulkRuns; i++) {
+    measureBulk(script, [postRows, base, await createChamber(base, token), token, file], env)
+    measureBulk(
+      cli,
+      [bin, 'members', 'add', await createChamber(base, token), '--from-file', file, '-q'],
+      tokenEnv,
+    )
+    ceiling.push(await loadGenerator(base, await createChamber(base, token), token))
+  }
+  const rate = (m) => median(m.rate)
+  const cpuPerRow = (m) => median(m.cpu) / BULK_ROWS
+  rows.push({
+    what: `members add --from-file, ${BULK_ROWS.toLocaleString('en')} rows`,
+    value: `${rate(cli).toFixed(0)} rows/s`,
+    floor: `node:http 8 in flight ${rate(script).toFixed(0)} rows/s`,
+    ratio: rate(cli) / rate(script),
+    goal: { min: 0.9 },
+  })
+  rows.push({
+    what: '  CPU per row (ms)',
+    value: cpuPerRow(cli).toFixed(3),
+    floor: `node:http ${cpuPerRow(script).toFixed(3)}`,
+    ratio: cpuPerRow(cli) / cpuPerRow(script),
+  })
+  rows.push({
+    what: '  server ceiling: autocannon, 8 connections',
+    value: `${median(ceiling).toFixed(0)} rows/s`,
+    floor: `node:http ${rate(script).toFixed(0)} rows/s`,
+    ratio: median(ceiling) / rate(script),
+  })
+}
+
+function measureBulk(into, args, childEnv) {
+  const started = performance.now()
+  const usage = run(args, childEnv)
+  into.rate.push(BULK_ROWS / ((performance.now() - started) / 1000))
+  into.cpu.push(usage.cpuMs)
+}
+
+function memory(base, token) {
+  const childEnv = { ...env, CHAMBERCTL_BASE_URL: base, CHAMBERCTL_TOKEN: token }
+  const list = (chamber) => [bin, 'members', 'list', chamber, '--all', '-o', 'ndjson']
+  const small = []
+  const big = []
+  for (let i = 0; i < Math.max(bulkRuns, 3); i++) {
+    small.push(run(list('ch_small'), childEnv, SMALL_LIST).maxRssKiB)
+    big.push(run(list('ch_big'), childEnv, BIG_LIST).maxRssKiB)
+  }
+  const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`
+  rows.push({
+    what: `-o ndjson --all peak RSS, ${BIG_LIST / 1000}k records`,
+    value: mib(median(big)),
+    floor: `${SMALL_LIST / 1000}k records ${mib(median(small))}`,
+    ratio: median(big) / median(small),
+    goal: { max: 1.1 },
+  })
+}
+
+// Runs a Node script to the end with the usage preload; `lines` checks how much it printed.
+function run(args, childEnv, lines) {
+  const usageFile = join(work, 'usage.json')
+  const result = spawnSync(node, ['--import', usagePreload, ...args], {
+    env: { ...childEnv, BENCH_USAGE_FILE: usageFile },
+    stdio: ['ignore', lines === undefined ? 'ignore' : 'pipe', 'pipe'],
+    maxBuffer: 1 << 30,
+  })
+  if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`)
+  if (lines !== undefined) {
+    const printed = result.stdout.toString().split('\n').length - 1
+    if (printed !== lines)
+      throw new Error(`${args.join(' ')} printed ${printed} lines, not ${lines}`)
+  }
+  return JSON.parse(readFileSync(usageFile, 'utf8'))
+}
+
+function time({ args, env: childEnv = env }) {
+  const started = process.hrtime.bigint()
+  const result = spawnSync(node, args, { stdio: ['ignore', 'ignore', 'pipe'], env: childEnv })
+  if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`)
+  return Number(process.hrtime.bigint() - started) / 1e6
+}
+
+async function loadGenerator(base, chamber, token) {
+  let n = 0
+  const started = performance.now()
+  const result = await autocannon({
+    url: `${base}/chambers/${chamber}/members`,
+    connections: 8,
+    amount: BULK_ROWS,
+    requests: [
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({
+            name: 'Load',
+            email: `l${n++}@bench.example`,
+            membership_type: 'standard',
+          }),
+        }),
+      },
+    ],
+  })
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`autocannon: ${result.non2xx} non-2xx answers, ${result.errors} errors`)
+  }
+  return BULK_ROWS / ((performance.now() - started) / 1000)
+}
+
+function startSandbox(args) {
+  const child = spawn(node, [bin, 'sandbox', '--port', '0', '--quiet', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  sandboxes.push(child)
+  return new Promise((resolve, reject) => {
+    child.once('exit', () => reject(new Error('the sandbox did not start')))
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const match = /^v2 base URL:\s+(\S+)/.exec(line)
+      if (match) resolve(match[1])
+    })
+  })
+}
+
+// A sandbox data file (the documented JSON format, which the sandbox reads) with one chamber of
+// SMALL_LIST members and one of BIG_LIST.
+function writeListData(file) {
+  const at = '2026-01-01T00:00:00.000Z'
+  const chambers = ['ch_small', 'ch_big'].map((id) => ({
+    id,
+    name: id,
+    type: 'hq',
+    hq_id: null,
+    address: { city: 'Bench' },
+    status: 'active',
+    created_at: at,
+  }))
+  const members = []
+  for (const [chamber, count] of [
+    ['ch_small', SMALL_LIST],
+    ['ch_big', BIG_LIST],
+  ]) {
+    for (let i = 0; i < count; i++) {
+      const n = members.length + 1
+      members.push({
+        id: `mb_${String(n).padStart(6, '0')}`,
+        chamber_id: chamber,
+        name: `Member ${n}`,
+        email: `member${n}@bench.example`,
+        phone: null,
+        membership_type: 'standard',
+        status: 'active',
+        joined_at: at,
+      })
+    }
+  }
+  writeFileSync(
+    file,
+    JSON.stringify({ format: 'chamberctl-sandbox/1', chambers, members, events: [] }),
+  )
+  return file
+}
+
+function login(base) {
+  const args = [bin, 'login', '--base-url', base, '--client-id', 'sandbox-client']
+  const result = spawnSync(node, [...args, '--client-secret-stdin', '-q'], {
+    input: 'sandbox-secret',
+    env,
+  })
+  if (result.status !== 0) throw new Error(`login failed: ${result.stderr}`)
+}
+
+async function fetchToken(base) {
+  const answer = await api(base, undefined, '/auth/token', {
+    client_id: 'sandbox-client',
+    client_secret: 'sandbox-secret',
+    grant_type: 'client_credentials',
+  })
+  return answer.access_token
+}
+
+async function createChamber(base, token) {
+  const name = `Bench ${Math.random().toString(36).slice(2)}`
+  return (await api(base, token, '/chambers', { name, type: 'hq', address: { city: 'Bench' } })).id
+}
+
+async function api(base, token, path, body) {
+  const response = await fetch(base + path, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  })
+  if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`)
+  return response.json()
+}
+
+function median(values) {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+}
+
+function printTable() {
+  const cells = rows.map((r) => [
+    r.what,
+    r.value,
+    r.floor,
+    `${r.ratio.toFixed(2)}×`,
+    r.goal === undefined ? '' : r.goal.max !== undefined ? `≤ ${r.goal.max}×` : `≥ ${r.goal.min}×`,
+    r.goal === undefined
+      ? ''
+      : (r.goal.max !== undefined ? r.ratio <= r.goal.max : r.ratio >= r.goal.min)
+        ? 'met'
+        : 'MISSED',
+  ])
+  const head = ['row', 'chamberctl', 'floor', 'ratio', 'goal', '']
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)))
+  for (const line of [head, ...cells]) {
+    console.log(
+      line
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+  }
+}
