@@ -6,7 +6,7 @@
 # The subcommands of a command path ('' is chamberctl itself), in REPLY.
 __chamberctl_commands() {
   case $1 in
-    '') REPLY='login logout auth chambers members events seed api sandbox completion help' ;;
+    '') REPLY='login logout auth chambers members events seed api sandbox fields completion help' ;;
     'auth') REPLY='status token' ;;
     'chambers') REPLY='list get create' ;;
     'members') REPLY='list add' ;;
@@ -27,23 +27,24 @@ __chamberctl_command() {
     '|seed') REPLY=seed ;;
     '|api') REPLY=api ;;
     '|sandbox') REPLY=sandbox ;;
+    '|fields') REPLY=fields ;;
     '|completion') REPLY=completion ;;
     '|help') REPLY=help ;;
     'auth|status') REPLY=status ;;
     'auth|token') REPLY=token ;;
-    'chambers|list') REPLY=list ;;
-    'chambers|get') REPLY=get ;;
+    'chambers|list' | 'chambers|ls') REPLY=list ;;
+    'chambers|get' | 'chambers|show' | 'chambers|view') REPLY=get ;;
     'chambers|create') REPLY=create ;;
-    'members|list') REPLY=list ;;
+    'members|list' | 'members|ls') REPLY=list ;;
     'members|add') REPLY=add ;;
-    'events|list') REPLY=list ;;
+    'events|list' | 'events|ls') REPLY=list ;;
     *) return 1 ;;
   esac
 }
 
 # The options of command path $1, the global ones included, in REPLY.
 __chamberctl_options() {
-  REPLY='-V --version --profile --base-url --sandbox -o --output --json --fields --no-color --no-input -y --yes --debug --timeout --insecure-http -q --quiet -h --help'
+  REPLY='-V --version --profile --base-url --sandbox -o --output --json --fields --wide --no-color --no-input -y --yes --debug --timeout --insecure-http -q --quiet -h --help'
   case $1 in
     'login') REPLY+=' --client-id --client-secret-stdin --no-store-secret' ;;
     'chambers list') REPLY+=' --type --status --sort --page --per-page --all --limit' ;;
@@ -126,8 +127,9 @@ __chamberctl_argument() {
     'events list|0') REPLY=chamber-ids ;;
     'seed|0') REPLY=files ;;
     'api|0') REPLY=none ;;
+    'fields|0') REPLY='choices chambers members events' ;;
     'completion|0') REPLY='choices bash zsh fish' ;;
-    'help|0') REPLY='choices login logout auth chambers members events seed api sandbox completion' ;;
+    'help|'*) REPLY=none ;;
     *) REPLY=none ;;
   esac
 }

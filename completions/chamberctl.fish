@@ -23,6 +23,8 @@ function __chamberctl_command
             echo api
         case '|sandbox'
             echo sandbox
+        case '|fields'
+            echo fields
         case '|completion'
             echo completion
         case '|help'
@@ -31,17 +33,17 @@ function __chamberctl_command
             echo status
         case 'auth|token'
             echo token
-        case 'chambers|list'
+        case 'chambers|list' 'chambers|ls'
             echo list
-        case 'chambers|get'
+        case 'chambers|get' 'chambers|show' 'chambers|view'
             echo get
         case 'chambers|create'
             echo create
-        case 'members|list'
+        case 'members|list' 'members|ls'
             echo list
         case 'members|add'
             echo add
-        case 'events|list'
+        case 'events|list' 'events|ls'
             echo list
         case '*'
             return 1
@@ -214,17 +216,18 @@ end
 
 complete -c chamberctl -f
 complete -c chamberctl -s V -l version -d 'print the version'
-complete -c chamberctl -l profile -x -d 'named profile (env CHAMBERCTL_PROFILE; default "default")'
+complete -c chamberctl -l profile -x -d 'named profile (env CHAMBERCTL_PROFILE) (default: "default")'
 complete -c chamberctl -l base-url -x -d 'API base URL ending in /v1 or /v2 (env CHAMBERCTL_BASE_URL)'
 complete -c chamberctl -l sandbox -d 'run against an embedded sandbox (env CHAMBERCTL_SANDBOX=v2 or v1)'
-complete -c chamberctl -s o -l output -x -a 'table tsv json ndjson csv' -d 'output format: table, tsv, json, ndjson, csv'
+complete -c chamberctl -s o -l output -x -a 'table tsv json ndjson csv' -d 'output format: table, tsv, json, ndjson, csv (default: table on a terminal, tsv in a pipe)'
 complete -c chamberctl -l json -d 'same as -o json'
-complete -c chamberctl -l fields -x -d 'comma-separated columns or keys to print, e.g. id,name'
+complete -c chamberctl -l fields -x -d 'comma-separated columns or keys to print, e.g. id,address.city (see: chamberctl fields)'
+complete -c chamberctl -l wide -d 'tables: every column, instead of fitting the terminal'
 complete -c chamberctl -l no-color -d 'no colour (also NO_COLOR; FORCE_COLOR forces it)'
 complete -c chamberctl -l no-input -d 'never prompt; a missing value is an error (also CI=true)'
 complete -c chamberctl -s y -l yes -d 'skip confirmations'
 complete -c chamberctl -l debug -d 'trace HTTP requests on stderr, secrets redacted (env CHAMBERCTL_DEBUG=1)'
-complete -c chamberctl -l timeout -x -d 'per-request timeout (env CHAMBERCTL_TIMEOUT; default 30)'
+complete -c chamberctl -l timeout -x -d 'per-request timeout (env CHAMBERCTL_TIMEOUT) (default: 30)'
 complete -c chamberctl -l insecure-http -d 'allow credentials over plain HTTP to a host that is not loopback (env CHAMBERCTL_INSECURE_HTTP=1)'
 complete -c chamberctl -s q -l quiet -d 'no progress and no informational lines on stderr'
 complete -c chamberctl -s h -l help -d 'show help'
@@ -238,8 +241,9 @@ complete -c chamberctl -n "__chamberctl_at '' 0" -a events -d 'list the events o
 complete -c chamberctl -n "__chamberctl_at '' 0" -a seed -d 'create the chambers and members of a fixture file (JSON or YAML) (v2)'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a api -d 'make an authenticated request to any API path and print the answer'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a sandbox -d 'run the local reference server of the chamber directory API (v1 and v2)'
+complete -c chamberctl -n "__chamberctl_at '' 0" -a fields -d 'list the fields of a resource, for --fields (nested ones as address.city)'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a completion -d 'print the shell completion script for bash, zsh or fish'
-complete -c chamberctl -n "__chamberctl_at '' 0" -a help -d 'display help for command'
+complete -c chamberctl -n "__chamberctl_at '' 0" -a help -d 'show help for a command, e.g. help members add'
 
 complete -c chamberctl -n "__chamberctl_at 'login'" -l client-id -x -d 'API client id (env CHAMBERCTL_CLIENT_ID)'
 complete -c chamberctl -n "__chamberctl_at 'login'" -l client-secret-stdin -d 'read the client secret from stdin'
@@ -249,14 +253,14 @@ complete -c chamberctl -n "__chamberctl_at 'auth' 0" -a status -d 'show profiles
 complete -c chamberctl -n "__chamberctl_at 'auth' 0" -a token -d 'print a valid access token (refreshed if needed)'
 
 complete -c chamberctl -n "__chamberctl_at 'chambers' 0" -a list -d 'list chambers'
-complete -c chamberctl -n "__chamberctl_at 'chambers' 0" -a get -d 'show one chamber'
+complete -c chamberctl -n "__chamberctl_at 'chambers' 0" -a get -d 'show every field of one chamber'
 complete -c chamberctl -n "__chamberctl_at 'chambers' 0" -a create -d 'create a chamber (v2); prompts for what is missing on a terminal'
 
 complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l type -x -a 'hq subsidiary' -d 'only this type (v2)'
 complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l status -x -a 'active inactive pending' -d 'only this status (v2)'
 complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l sort -x -d 'sort by FIELD, or -FIELD for descending (v2)'
-complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l page -x -d 'fetch this page'
-complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l per-page -x -d 'records per page (1..100)'
+complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l page -x -d 'fetch this page (default: 1)'
+complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l per-page -x -d 'records per page, 1..100 (default: 20)'
 complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l all -d 'fetch every page'
 complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l limit -x -d 'print at most this many records, across pages'
 
@@ -276,8 +280,8 @@ complete -c chamberctl -n "__chamberctl_at 'members' 0" -a add -d 'add a member 
 
 complete -c chamberctl -n "__chamberctl_at 'members list'" -l status -x -a 'active inactive pending' -d 'only this status (v2)'
 complete -c chamberctl -n "__chamberctl_at 'members list'" -l sort -x -d 'sort by FIELD, or -FIELD for descending (v2)'
-complete -c chamberctl -n "__chamberctl_at 'members list'" -l page -x -d 'fetch this page'
-complete -c chamberctl -n "__chamberctl_at 'members list'" -l per-page -x -d 'records per page (1..100)'
+complete -c chamberctl -n "__chamberctl_at 'members list'" -l page -x -d 'fetch this page (default: 1)'
+complete -c chamberctl -n "__chamberctl_at 'members list'" -l per-page -x -d 'records per page, 1..100 (default: 20)'
 complete -c chamberctl -n "__chamberctl_at 'members list'" -l all -d 'fetch every page'
 complete -c chamberctl -n "__chamberctl_at 'members list'" -l limit -x -d 'print at most this many records, across pages'
 complete -c chamberctl -n "__chamberctl_at 'members list' 0" -a '(__chamberctl_chamber_ids)'
@@ -296,8 +300,8 @@ complete -c chamberctl -n "__chamberctl_at 'events' 0" -a list -d 'list the even
 complete -c chamberctl -n "__chamberctl_at 'events list'" -l status -x -a 'upcoming past canceled' -d 'only this status'
 complete -c chamberctl -n "__chamberctl_at 'events list'" -l from -x -d 'only events ending on or after this ISO 8601 date'
 complete -c chamberctl -n "__chamberctl_at 'events list'" -l to -x -d 'only events starting on or before this ISO 8601 date'
-complete -c chamberctl -n "__chamberctl_at 'events list'" -l page -x -d 'fetch this page'
-complete -c chamberctl -n "__chamberctl_at 'events list'" -l per-page -x -d 'records per page (1..100)'
+complete -c chamberctl -n "__chamberctl_at 'events list'" -l page -x -d 'fetch this page (default: 1)'
+complete -c chamberctl -n "__chamberctl_at 'events list'" -l per-page -x -d 'records per page, 1..100 (default: 20)'
 complete -c chamberctl -n "__chamberctl_at 'events list'" -l all -d 'fetch every page'
 complete -c chamberctl -n "__chamberctl_at 'events list'" -l limit -x -d 'print at most this many records, across pages'
 complete -c chamberctl -n "__chamberctl_at 'events list' 0" -a '(__chamberctl_chamber_ids)'
@@ -326,6 +330,7 @@ complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l client-secret -x -d 'cl
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l latency -x -d 'delay every answer by this many milliseconds'
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l fail-rate -x -d 'share of requests answered 500, 503 or 429 (0..1)'
 
+complete -c chamberctl -n "__chamberctl_at 'fields' 0" -a 'chambers members events'
+
 complete -c chamberctl -n "__chamberctl_at 'completion' 0" -a 'bash zsh fish'
 
-complete -c chamberctl -n "__chamberctl_at 'help' 0" -a 'login logout auth chambers members events seed api sandbox completion'

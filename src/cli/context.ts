@@ -27,6 +27,8 @@ export type Globals = {
   // Credentials may go over plain HTTP to a host that is not this machine.
   insecureHttp: boolean
   quiet: boolean
+  // --wide: tables keep every column and cut nothing.
+  wide: boolean
 }
 
 export type Context = {

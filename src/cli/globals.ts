@@ -25,6 +25,7 @@ export const DEFAULT_GLOBALS: Globals = {
   timeoutMs: DEFAULT_TIMEOUT_SECONDS * 1000,
   insecureHttp: false,
   quiet: false,
+  wide: false,
 }
 
 type GlobalFlags = {
@@ -41,23 +42,31 @@ type GlobalFlags = {
   timeout?: number
   insecureHttp?: boolean
   quiet?: boolean
+  wide?: boolean
 }
 
 export function declareGlobals(program: Command): Command {
   return program
-    .option('--profile <name>', 'named profile (env CHAMBERCTL_PROFILE; default "default")')
+    .option('--profile <name>', 'named profile (env CHAMBERCTL_PROFILE) (default: "default")')
     .option('--base-url <url>', 'API base URL ending in /v1 or /v2 (env CHAMBERCTL_BASE_URL)')
     .option('--sandbox', 'run against an embedded sandbox (env CHAMBERCTL_SANDBOX=v2 or v1)')
-    .option('-o, --output <format>', `output format: ${OUTPUT_FORMATS.join(', ')}`)
+    .option(
+      '-o, --output <format>',
+      `output format: ${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, tsv in a pipe)`,
+    )
     .option('--json', 'same as -o json')
-    .option('--fields <list>', 'comma-separated columns or keys to print, e.g. id,name')
+    .option(
+      '--fields <list>',
+      'comma-separated columns or keys to print, e.g. id,address.city (see: chamberctl fields)',
+    )
+    .option('--wide', 'tables: every column, instead of fitting the terminal')
     .option('--no-color', 'no colour (also NO_COLOR; FORCE_COLOR forces it)')
     .option('--no-input', 'never prompt; a missing value is an error (also CI=true)')
     .option('-y, --yes', 'skip confirmations')
     .option('--debug', 'trace HTTP requests on stderr, secrets redacted (env CHAMBERCTL_DEBUG=1)')
     .option(
       '--timeout <seconds>',
-      `per-request timeout (env CHAMBERCTL_TIMEOUT; default ${DEFAULT_TIMEOUT_SECONDS})`,
+      `per-request timeout (env CHAMBERCTL_TIMEOUT) (default: ${DEFAULT_TIMEOUT_SECONDS})`,
       positiveNumber,
     )
     .option(
@@ -89,6 +98,7 @@ export function resolveGlobals(flags: GlobalFlags, io: IO): Globals {
     timeoutMs: 1000 * (flags.timeout ?? envTimeout(env.CHAMBERCTL_TIMEOUT)),
     insecureHttp: flags.insecureHttp === true || truthy(env.CHAMBERCTL_INSECURE_HTTP),
     quiet: flags.quiet === true,
+    wide: flags.wide === true,
   }
 }
 

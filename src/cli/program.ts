@@ -6,12 +6,18 @@ import { registerAuth } from '../commands/auth/index.js'
 import { registerChambers } from '../commands/chambers/index.js'
 import { registerCompletion } from '../commands/completion/index.js'
 import { registerEvents } from '../commands/events/index.js'
+import { registerFields } from '../commands/fields/index.js'
 import { registerMembers } from '../commands/members/index.js'
 import { registerSandbox } from '../commands/sandbox/index.js'
 import { registerSeed } from '../commands/seed/index.js'
 import type { Context } from './context.js'
 import { declareGlobals, resolveGlobals } from './globals.js'
 import { VERSION } from './version.js'
+import { EXAMPLES } from './examples.js'
+import { addExamples, addHelpCommand } from './help.js'
+
+// commander's own default, for help that goes to a pipe or to stderr.
+const HELP_WIDTH = 80
 
 export function createProgram(ctx: Context): Command {
   const program = new Command('chamberctl')
@@ -24,7 +30,13 @@ export function createProgram(ctx: Context): Command {
       writeErr: (text) => ctx.io.err.write(text),
       // One line, as every error is: commander puts its "(Did you mean …?)" on a second one.
       outputError: (text, write) => write(`${oneLine(text)}\n`),
+      // The terminal's own width, as everything else printed is fitted to it.
+      getOutHelpWidth: () => ctx.io.stdoutWidth ?? HELP_WIDTH,
+      getErrHelpWidth: () => HELP_WIDTH,
     })
+    // Inherited by every command added below: a subcommand's help lists the global options too.
+    // Descriptions wrap even in a narrow terminal (commander stops wrapping below 40 columns).
+    .configureHelp({ showGlobalOptions: true, minWidthToWrap: 20 })
     .showSuggestionAfterError()
   declareGlobals(program).hook('preAction', (_program, action) => {
     try {
@@ -41,7 +53,10 @@ export function createProgram(ctx: Context): Command {
   registerSeed(program, ctx)
   registerApi(program, ctx)
   registerSandbox(program, ctx)
+  registerFields(program, ctx)
   registerCompletion(program, ctx)
+  addHelpCommand(program)
+  addExamples(program, EXAMPLES)
   return program
 }
 

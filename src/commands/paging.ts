@@ -2,7 +2,7 @@
 // streaming print of the records they select.
 import type { Command } from 'commander'
 import type { PageOptions } from '../api/paginate.js'
-import { MAX_PER_PAGE } from '../api/constants.js'
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../api/constants.js'
 import { integer } from '../cli/parse.js'
 import { UsageError } from '../errors.js'
 
@@ -10,8 +10,12 @@ export type PagingFlags = { page?: number; perPage?: number; all?: boolean; limi
 
 export function addPagingOptions(command: Command): Command {
   return command
-    .option('--page <n>', 'fetch this page', integer(1))
-    .option('--per-page <n>', `records per page (1..${MAX_PER_PAGE})`, integer(1, MAX_PER_PAGE))
+    .option('--page <n>', 'fetch this page (default: 1)', integer(1))
+    .option(
+      '--per-page <n>',
+      `records per page, 1..${MAX_PER_PAGE} (default: ${DEFAULT_PER_PAGE})`,
+      integer(1, MAX_PER_PAGE),
+    )
     .option('--all', 'fetch every page')
     .option('--limit <n>', 'print at most this many records, across pages', integer(1))
 }

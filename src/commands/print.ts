@@ -30,6 +30,7 @@ export async function printList<T extends OutputRecord>(
       columns,
       fields: globals.fields,
       color: globals.color,
+      wide: globals.wide,
     })
     if (count === 0 && globals.format === 'table' && !globals.quiet) io.err.write(`no ${noun}\n`)
   } finally {
@@ -47,5 +48,6 @@ export async function printRecord(
     columns,
     fields: ctx.globals.fields,
     color: ctx.globals.color,
+    wide: ctx.globals.wide,
   })
 }

@@ -41,6 +41,8 @@ export type OutputOptions = {
   color: boolean
   // Terminal columns a table must fit; defaults to io.stdoutWidth, then DEFAULT_WIDTH.
   width?: number
+  // --wide: a table keeps every column whole, whatever the width.
+  wide?: boolean
 }
 
 export type OutputIO = Pick<IO, 'out' | 'stdoutIsTTY' | 'stdoutWidth'>
@@ -177,7 +179,8 @@ async function csvWriter(columns: readonly string[]) {
 }
 
 function tableOptions(io: OutputIO, opts: OutputOptions) {
-  return { color: opts.color, width: opts.width ?? io.stdoutWidth ?? DEFAULT_WIDTH }
+  const width = opts.wide ? Infinity : (opts.width ?? io.stdoutWidth ?? DEFAULT_WIDTH)
+  return { color: opts.color, width }
 }
 
 async function stream(

@@ -3,6 +3,7 @@ import { CHAMBER_TYPES } from '../../api/constants.js'
 import { chamberCreateSchema } from '../../api/schemas.js'
 import type { Chamber, ChamberCreate } from '../../api/schemas.js'
 import type { Client } from '../../api/client.js'
+import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
 import type { Context } from '../../cli/context.js'
 import { CliError, UsageError } from '../../errors.js'
 import { promptConfirm, promptSearch, promptSelect, promptText } from '../../io/prompt.js'
@@ -32,6 +33,7 @@ const ADDRESS_PROMPTS = [
 
 export async function create(opts: Options, ctx: Context): Promise<void> {
   const { globals } = ctx
+  checkFields(globals.fields, RESOURCE_FIELDS.chambers, 'chambers')
   const client = await ctx.api()
   requireV2(client.version, client.baseUrl, 'chambers create')
   const body = await gather(opts, ctx)

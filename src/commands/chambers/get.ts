@@ -1,5 +1,6 @@
 import { checkId } from '../../api/paths.js'
 import { includeSchema } from '../../api/schemas.js'
+import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
 import type { Context } from '../../cli/context.js'
 import { UsageError } from '../../errors.js'
 import { printRecord } from '../print.js'
@@ -10,6 +11,7 @@ export type Options = { id: string; include?: string }
 
 export async function get(opts: Options, ctx: Context): Promise<void> {
   checkId(opts.id, 'chamber id')
+  checkFields(ctx.globals.fields, RESOURCE_FIELDS.chambers, 'chambers')
   const include = parseInclude(opts.include)
   const client = await ctx.api()
   requireV2(client.version, client.baseUrl, include ? '--include' : undefined)

@@ -11,6 +11,7 @@ export function registerChambers(program: Command, ctx: Context): void {
   addPagingOptions(
     chambers
       .command('list')
+      .alias('ls')
       .description('list chambers')
       .addOption(new Option('--type <type>', 'only this type (v2)').choices(CHAMBER_TYPES))
       .addOption(new Option('--status <status>', 'only this status (v2)').choices(RECORD_STATUSES))
@@ -22,7 +23,8 @@ export function registerChambers(program: Command, ctx: Context): void {
 
   chambers
     .command('get')
-    .description('show one chamber')
+    .aliases(['show', 'view'])
+    .description('show every field of one chamber')
     .argument('<id>', 'chamber id')
     .option('--include <list>', 'embed related records: members, events (v2)')
     .action(async (id: string, flags) => {

@@ -1,3 +1,4 @@
+import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
 import type { Context } from '../../cli/context.js'
 import { pageOptions } from '../paging.js'
 import type { PagingFlags } from '../paging.js'
@@ -18,6 +19,7 @@ export const CHAMBER_COLUMNS = [
 ]
 
 export async function list(opts: Options, ctx: Context): Promise<void> {
+  checkFields(ctx.globals.fields, RESOURCE_FIELDS.chambers, 'chambers')
   const paging = pageOptions(opts)
   const sort = parseSort('chambers', opts.sort)
   const client = await ctx.api()

@@ -10,6 +10,7 @@ export function registerEvents(program: Command, ctx: Context): void {
   addPagingOptions(
     events
       .command('list')
+      .alias('ls')
       .description('list the events of a chamber (v2)')
       .argument('<chamber-id>', 'chamber id')
       .addOption(new Option('--status <status>', 'only this status').choices(EVENT_STATUSES))

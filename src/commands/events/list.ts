@@ -1,4 +1,5 @@
 import { checkId } from '../../api/paths.js'
+import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
 import type { Context } from '../../cli/context.js'
 import { parseDate } from '../filters.js'
 import { pageOptions } from '../paging.js'
@@ -17,6 +18,7 @@ const EVENT_COLUMNS = ['id', 'title', 'status', 'starts_at', 'ends_at', 'locatio
 
 export async function list(opts: Options, ctx: Context): Promise<void> {
   checkId(opts.chamberId, 'chamber id')
+  checkFields(ctx.globals.fields, RESOURCE_FIELDS.events, 'events')
   const paging = pageOptions(opts)
   const filters = {
     status: opts.status,

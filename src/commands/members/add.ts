@@ -1,3 +1,4 @@
+import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
 import { paginate } from '../../api/paginate.js'
 import { checkId, pathSegment } from '../../api/paths.js'
 import { memberCreateSchema } from '../../api/schemas.js'
@@ -11,7 +12,7 @@ import { readRecordsInput } from '../../io/records-input.js'
 import { printCreated, printDryRun } from '../write-output.js'
 import { requireGiven, validated } from '../validate.js'
 import { requireV2 } from '../version.js'
-import { addMany } from './bulk.js'
+import { RESULT_FIELDS, addMany } from './bulk.js'
 import { MEMBER_COLUMNS } from './list.js'
 
 export type Options = {
@@ -35,6 +36,7 @@ export async function add(opts: Options, ctx: Context): Promise<void> {
   const overrides = flagFields(opts)
   const input = opts.fromFile ? await readRecordsInput(opts.fromFile, ctx.io.in) : undefined
   if (input?.kind === 'bulk') {
+    checkFields(ctx.globals.fields, RESULT_FIELDS, 'bulk results')
     return addMany(client, ctx, {
       chamberId: opts.chamberId,
       rows: input.rows,
@@ -44,6 +46,7 @@ export async function add(opts: Options, ctx: Context): Promise<void> {
     })
   }
 
+  checkFields(ctx.globals.fields, RESOURCE_FIELDS.members, 'members')
   const body: Record<string, unknown> = { ...input?.value, ...overrides }
   const { globals } = ctx
   requireGiven(

@@ -40,6 +40,20 @@ export type RowResult = {
 }
 
 export const RESULT_COLUMNS = ['row', 'status', 'id', 'email', 'error.message']
+// What --fields may pick from a result.
+export const RESULT_FIELDS = [
+  'row',
+  'status',
+  'id',
+  'email',
+  'error',
+  'error.status',
+  'error.code',
+  'error.message',
+  'error.fields',
+  'record',
+  'input',
+]
 
 type Job = { row: number; input: Record<string, unknown>; body?: MemberCreate; invalid?: RowResult }
 

@@ -11,6 +11,7 @@ export function registerMembers(program: Command, ctx: Context): void {
   addPagingOptions(
     members
       .command('list')
+      .alias('ls')
       .description('list the members of a chamber')
       .argument('<chamber-id>', 'chamber id')
       .addOption(new Option('--status <status>', 'only this status (v2)').choices(RECORD_STATUSES))

@@ -1,4 +1,5 @@
 import { checkId } from '../../api/paths.js'
+import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
 import type { Context } from '../../cli/context.js'
 import { parseSort } from '../filters.js'
 import { pageOptions } from '../paging.js'
@@ -20,6 +21,7 @@ export const MEMBER_COLUMNS = [
 
 export async function list(opts: Options, ctx: Context): Promise<void> {
   checkId(opts.chamberId, 'chamber id')
+  checkFields(ctx.globals.fields, RESOURCE_FIELDS.members, 'members')
   const paging = pageOptions(opts)
   const sort = parseSort('members', opts.sort)
   const client = await ctx.api()

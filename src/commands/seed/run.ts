@@ -2,6 +2,7 @@
 // before its subsidiaries, a chamber before its members), independent records in parallel up to
 // --concurrency. A failed chamber fails its dependants and nothing else.
 import { writeFile } from 'node:fs/promises'
+import { checkFields } from '../../api/fields.js'
 import type { Client } from '../../api/client.js'
 import { paginate } from '../../api/paginate.js'
 import type { Chamber } from '../../api/schemas.js'
@@ -32,9 +33,15 @@ export type Report = {
 }
 
 const RESULT_COLUMNS = ['kind', 'chamber', 'name', 'email', 'id', 'status', 'error']
+const PLAN_COLUMNS = ['step', 'action', 'kind', 'chamber', 'name', 'id']
 
 export async function seed(opts: Options, ctx: Context): Promise<void> {
   const fixture = await readFixture(opts.file, ctx.io.in)
+  checkFields(
+    ctx.globals.fields,
+    opts.dryRun ? PLAN_COLUMNS : RESULT_COLUMNS,
+    opts.dryRun ? 'plan steps' : 'seed results',
+  )
   const client = await ctx.api()
   requireV2(client.version, client.baseUrl, 'seed')
   const existing = opts.skipExisting ? await Existing.load(client) : undefined
@@ -305,7 +312,7 @@ async function printPlan(fixture: Fixture, existing: Existing | undefined, ctx: 
   }
   await writeList(ctx.io, steps, {
     format: ctx.globals.format,
-    columns: ['step', 'action', 'kind', 'chamber', 'name', 'id'],
+    columns: PLAN_COLUMNS,
     fields: ctx.globals.fields,
     color: ctx.globals.color,
   })
