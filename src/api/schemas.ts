@@ -239,8 +239,17 @@ export const isoDateSchema = z
     ),
   )
 
-export function isDateOnly(value: string): boolean {
+function isDateOnly(value: string): boolean {
   return ISO_DATE.test(value)
+}
+
+// The instants a date filter covers: a date without a time covers that whole day. A range whose
+// start is after its end matches nothing and is refused by client and sandbox alike.
+export function dateBounds(from: string | undefined, to: string | undefined) {
+  return {
+    from: from === undefined ? -Infinity : Date.parse(from),
+    to: to === undefined ? Infinity : Date.parse(to) + (isDateOnly(to) ? 86_400_000 - 1 : 0),
+  }
 }
 
 // Turns zod issues into the API's `fields` map: {"address.city": ["must be a string"]}.

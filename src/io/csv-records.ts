@@ -8,10 +8,16 @@ type ParsedRecord = { cells: string[]; endLine: number }
 // where the record starts, where that is known (NDJSON and CSV).
 export type InputRow = { row: number; line?: number; value: Record<string, unknown> }
 
+// The header row of a CSV file: the column names every row shares, and where it is.
+export type CsvHeader = { columns: string[]; line: number }
+
 // CSV with a header row → one object per data row. Values stay strings exactly as written (a
 // postal code 03046 keeps its zero); an empty cell is left out so that an optional field is not
 // sent as "". csv-parse is imported here, on the CSV path only, to keep start-up light.
-export async function parseCsvRows(text: string, source: string): Promise<InputRow[]> {
+export async function parseCsvRows(
+  text: string,
+  source: string,
+): Promise<{ header?: CsvHeader; rows: InputRow[] }> {
   const { parse, CsvError } = await import('csv-parse/sync')
   // One line ending for the whole file: csv-parse counts lines wrongly for a CRLF file with a
   // line break inside quotes, and a file saved by two editors can mix both endings.
@@ -69,7 +75,7 @@ export async function parseCsvRows(text: string, source: string): Promise<InputR
     })
     rows.push({ row, line, value })
   }
-  return rows
+  return { header: header && { columns: header, line: headerLine }, rows }
 }
 
 // Spreadsheets in much of Europe save "CSV" with semicolons; the header line tells which

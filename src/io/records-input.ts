@@ -2,12 +2,12 @@
 // array, NDJSON or CSV with a header row (contract §3).
 import { extname } from 'node:path'
 import type { Readable } from 'node:stream'
-import type { InputRow } from './csv-records.js'
+import type { CsvHeader, InputRow } from './csv-records.js'
 import { InputError } from './input-error.js'
 import { readInputText } from './input-text.js'
 import { findJsonSyntaxError } from './json-syntax.js'
 
-export type { InputRow }
+export type { CsvHeader, InputRow }
 
 export { InputError } from './input-error.js'
 
@@ -15,7 +15,8 @@ export type BulkFormat = 'json' | 'ndjson' | 'csv'
 
 export type RecordsInput =
   | { kind: 'single'; value: Record<string, unknown> }
-  | { kind: 'bulk'; format: BulkFormat; rows: InputRow[] }
+  // source: the file's name for messages ("stdin" for -); header: a CSV file's header row.
+  | { kind: 'bulk'; format: BulkFormat; source: string; rows: InputRow[]; header?: CsvHeader }
 
 export type ReadRecordsOptions = { allowBulk?: boolean }
 
@@ -47,9 +48,9 @@ export async function readRecordsInput(
       })
     }
   }
-  const bulk = (format: BulkFormat, rows: InputRow[]): RecordsInput => {
+  const bulk = (format: BulkFormat, rows: InputRow[], header?: CsvHeader): RecordsInput => {
     if (rows.length === 0) throw new InputError(`no records in ${name}`, { source: name })
-    return { kind: 'bulk', format, rows }
+    return { kind: 'bulk', format, source: name, rows, header }
   }
 
   const format = source === '-' ? undefined : BY_EXTENSION[extname(source).toLowerCase()]
@@ -57,7 +58,8 @@ export async function readRecordsInput(
   if (format === 'csv' || (format === undefined && first !== '[' && first !== '{')) {
     refuseBulk('csv')
     const { parseCsvRows } = await import('./csv-records.js')
-    return bulk('csv', await parseCsvRows(text, name))
+    const { header, rows } = await parseCsvRows(text, name)
+    return bulk('csv', rows, header)
   }
   if (format === 'ndjson') {
     refuseBulk('ndjson')

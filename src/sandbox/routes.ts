@@ -8,7 +8,7 @@ import {
   EVENT_STATUSES,
   RECORD_STATUSES,
   chamberCreateSchema,
-  isDateOnly,
+  dateBounds,
   includeSchema,
   isoDateSchema,
   memberCreateSchema,
@@ -233,12 +233,7 @@ function listEvents(ctx: RouteContext): Answer {
   const chamber = requireChamber(ctx)
   const query = parseListQuery(ctx, 'events', EVENT_FILTERS)
   const { status, date_from, date_to } = query.filters
-  const from = date_from === undefined ? -Infinity : Date.parse(date_from)
-  // A date without a time covers that whole day.
-  const to =
-    date_to === undefined
-      ? Infinity
-      : Date.parse(date_to) + (isDateOnly(date_to) ? 86_400_000 - 1 : 0)
+  const { from, to } = dateBounds(date_from, date_to)
   if (from > to) {
     throw validationError('invalid query parameters', {
       'filter[date_to]': ['must not be before filter[date_from]'],

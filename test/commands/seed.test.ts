@@ -7,6 +7,7 @@ import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { demoDataset } from '../../src/sandbox/demo-data.js'
+import { BODY_LIMIT } from '../../src/sandbox/http.js'
 import {
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
@@ -498,6 +499,39 @@ describe('seed: an invalid fixture is refused whole, before any request', () => 
     expect(sandbox().requests).toEqual([])
   })
 
+  it('refuses unknown keys at every level, by path, with a did-you-mean, sending nothing', async () => {
+    const fixture = [
+      'chambers:',
+      '  - key: berlin',
+      '    name: Berlin',
+      '    type: hq',
+      '    bogus: 1',
+      '    adress: { city: Berlin }',
+      '    address: { city: Berlin, district: Mitte }',
+      '    members:',
+      '      - { name: Ada, email: ada@example.com, membership: standard }',
+      'chamber: []',
+      '',
+    ].join('\n')
+    sandbox().reset()
+    const { code, stdout, stderr } = await run(['seed', write('typos.yaml', fixture), '--json'])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    const { fields } = (
+      JSON.parse(lines(stderr).at(-1)!) as { error: { fields: Record<string, string[]> } }
+    ).error
+    expect(fields).toEqual({
+      chamber: ['is not a known key (did you mean chambers?)'],
+      'chambers[0].adress': ['is not a known key (did you mean address?)'],
+      'chambers[0].bogus': [
+        'is not a known key (known: key, hq, members, name, type, hq_id, address, status)',
+      ],
+      'chambers[0].members[0].membership': ['is not a known key (did you mean membership_type?)'],
+      'chambers[0].members[0].membership_type': ['is required'],
+    })
+    expect(sandbox().requests).toEqual([])
+  })
+
   it('reports a cycle on every chamber in it, and a chamber pointing into it, sending nothing', async () => {
     const sub = (key: string, hq: string) => ({
       key,
@@ -676,13 +710,12 @@ describe('seed --dry-run', () => {
 describe('seed: a failed chamber fails its dependants and nothing else', () => {
   it('fails the subsidiary and members of an hq the server rejects; creates the rest (exit 1)', async () => {
     const tag = nextTag()
-    // `id` passes the local check (unknown fields are sent as given); the sandbox answers 422.
+    // Address keys are free-form, so a huge one passes the local check; the sandbox answers 413.
     const fixture = `chambers:
   - key: broken
     name: ${tag} Broken
     type: hq
-    id: chosen-by-me
-    address: {}
+    address: { notes: ${'x'.repeat(BODY_LIMIT)} }
     members:
       - { name: Ann, email: ann@${tag}.example.com, membership_type: standard }
   - key: child
@@ -712,7 +745,7 @@ describe('seed: a failed chamber fails its dependants and nothing else', () => {
     // Without --json: result rows on stdout, the JSON report in the file.
     const rows = lines(stdout).map((line) => line.split('\t'))
     expect(rows.map(([kind, key, , , , status, error]) => [kind, key, status, error])).toEqual([
-      ['chamber', 'broken', 'failed', expect.stringMatching(/422/)],
+      ['chamber', 'broken', 'failed', expect.stringMatching(/413/)],
       ['member', 'broken', 'failed', 'chamber failed'],
       ['chamber', 'child', 'failed', 'hq failed'],
       ['member', 'child', 'failed', 'chamber failed'],
@@ -733,7 +766,7 @@ describe('seed: a failed chamber fails its dependants and nothing else', () => {
     expect(creates().sort()).toEqual(
       [
         'POST /v2/chambers 201',
-        'POST /v2/chambers 422',
+        'POST /v2/chambers 413',
         `POST /v2/chambers/${fine}/members 201`,
       ].sort(),
     )

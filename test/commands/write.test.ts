@@ -563,6 +563,34 @@ describe('members add --from-file: bulk', () => {
     expect(held.get(emails[2])).toMatchObject({ name: 'Plain Name', phone: '030 1' })
   })
 
+  it('refuses a CSV header without a required column once, exit 2, nothing sent', async () => {
+    const csv = 'name,emial,phone\nAda,ada@example.com,1\nAlan,alan@example.com,2\n'
+    const { code, stdout, stderr } = await bulk('Bulk No Column', [
+      '--from-file',
+      file('members.csv', csv),
+    ])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(lines(stderr)).toEqual([
+      expect.stringMatching(
+        /^error: \S+members\.csv: header \(line 1\): no email, membership_type column: every member needs it \(or give --email, --membership-type\); unknown column emial \(did you mean email\?\)$/,
+      ),
+    ])
+    expect(sandbox().requests).toEqual([])
+  })
+
+  it('takes a flag for a column the CSV header lacks', async () => {
+    const csv = 'name,email\nAda,ada@flag.example.com\n'
+    const { chamber, code, stderr, results } = await bulk('Bulk Flag Column', [
+      '--from-file',
+      file('members.csv', csv),
+      '--membership-type',
+      'standard',
+    ])
+    expect(code, stderr).toBe(0)
+    await expectAllCreated(chamber, results(), ['ada@flag.example.com'])
+  })
+
   it('reports 2 bad rows of 10 in input order, creating the 8 others (exit 1)', async () => {
     const chamber = await emptyChamber('Bulk Bad Rows')
     await state().api.create(`/chambers/${chamber}/members`, {

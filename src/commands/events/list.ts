@@ -1,6 +1,8 @@
 import { checkId } from '../../api/paths.js'
 import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
+import { dateBounds } from '../../api/schemas.js'
 import type { Context } from '../../cli/context.js'
+import { UsageError } from '../../errors.js'
 import { parseDate } from '../filters.js'
 import { pageOptions } from '../paging.js'
 import type { PagingFlags } from '../paging.js'
@@ -24,6 +26,10 @@ export async function list(opts: Options, ctx: Context): Promise<void> {
     status: opts.status,
     from: parseDate('--from', opts.from),
     to: parseDate('--to', opts.to),
+  }
+  const bounds = dateBounds(filters.from, filters.to)
+  if (bounds.from > bounds.to) {
+    throw new UsageError(`--from ${opts.from} is after --to ${opts.to}: no event could match`)
   }
   const client = await ctx.api()
   requireV2(client.version, client.baseUrl, 'events list')

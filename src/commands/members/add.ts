@@ -8,7 +8,9 @@ import type { Context } from '../../cli/context.js'
 import { CliError } from '../../errors.js'
 import { promptConfirm, promptSearch, promptText } from '../../io/prompt.js'
 import type { Choice } from '../../io/prompt.js'
-import { readRecordsInput } from '../../io/records-input.js'
+import { InputError, readRecordsInput } from '../../io/records-input.js'
+import type { CsvHeader } from '../../io/records-input.js'
+import { unknownName } from '../../io/suggest.js'
 import { printCreated, printDryRun } from '../write-output.js'
 import { requireGiven, validated } from '../validate.js'
 import { requireV2 } from '../version.js'
@@ -37,6 +39,7 @@ export async function add(opts: Options, ctx: Context): Promise<void> {
   const input = opts.fromFile ? await readRecordsInput(opts.fromFile, ctx.io.in) : undefined
   if (input?.kind === 'bulk') {
     checkFields(ctx.globals.fields, RESULT_FIELDS, 'bulk results')
+    if (input.header) checkHeader(input.header, input.source, overrides)
     return addMany(client, ctx, {
       chamberId: opts.chamberId,
       rows: input.rows,
@@ -69,6 +72,28 @@ export async function add(opts: Options, ctx: Context): Promise<void> {
     member,
     MEMBER_COLUMNS,
     `Added member ${member.id} (${valid.email}) to chamber ${opts.chamberId}`,
+  )
+}
+
+// The fields every member needs, as the schema says, and the flag that gives each instead.
+const REQUIRED = Object.entries(memberCreateSchema.shape)
+  .filter(([, schema]) => !schema.safeParse(undefined).success)
+  .map(([field]) => field)
+const flagOf = (field: string) => `--${field.replace(/_/g, '-')}`
+
+// A CSV header without a required column fails every row the same way: that is one problem of
+// the file, reported once (with a did-you-mean for its unknown columns), and nothing is sent.
+function checkHeader(header: CsvHeader, source: string, overrides: Record<string, string>) {
+  const missing = REQUIRED.filter((f) => !header.columns.includes(f) && !(f in overrides))
+  if (!missing.length) return
+  const known = Object.keys(memberCreateSchema.shape)
+  const unknown = header.columns
+    .filter((column) => !known.includes(column))
+    .map((column) => `; unknown column ${column} (${unknownName(column, known)})`)
+  throw new InputError(
+    `${source}: header (line ${header.line}): no ${missing.join(', ')} column: every member ` +
+      `needs it (or give ${missing.map(flagOf).join(', ')})${unknown.join('')}`,
+    { source, line: header.line },
   )
 }
 

@@ -5,6 +5,7 @@ import { chamberCreateSchema, formatPath, memberCreateSchema } from '../../api/s
 import type { ChamberCreate, MemberCreate } from '../../api/schemas.js'
 import { UsageError } from '../../errors.js'
 import { readInputText } from '../../io/input-text.js'
+import { unknownName } from '../../io/suggest.js'
 import type { Readable } from 'node:stream'
 
 export type FixtureMember = { path: string; body: MemberCreate }
@@ -21,6 +22,27 @@ export type FixtureChamber = {
 export type Fixture = { chambers: FixtureChamber[] }
 
 type Problems = Record<string, string[]>
+
+// The keys each level of the fixture may have: the fixture's own and those of the create bodies.
+// An unknown one is refused, not sent: a typo (`membership`, `adress`) would otherwise reach the
+// server as an extra field and the intended one would be missing. Addresses are free-form (the
+// spec does not pin them down), so their keys are not checked.
+const FIXTURE_KEYS = ['chambers']
+const CHAMBER_KEYS = ['key', 'hq', 'members', ...Object.keys(chamberCreateSchema.shape)]
+const MEMBER_KEYS = Object.keys(memberCreateSchema.shape)
+
+function checkKeys(
+  value: Record<string, unknown>,
+  known: readonly string[],
+  path: string,
+  add: (path: string, message: string) => void,
+): boolean {
+  const unknown = Object.keys(value).filter((key) => !known.includes(key))
+  for (const key of unknown) {
+    add(path ? `${path}.${key}` : key, `is not a known key (${unknownName(key, known)})`)
+  }
+  return unknown.length === 0
+}
 
 export async function readFixture(source: string, stdin: Readable): Promise<Fixture> {
   const { name, text } = await readInputText(source, stdin)
@@ -50,10 +72,10 @@ function checkFixture(document: unknown, name: string): Fixture {
   const problems: Problems = {}
   const add = (path: string, message: string) => (problems[path] ??= []).push(message)
   const entries = isObject(document) ? document.chambers : undefined
+  if (isObject(document)) checkKeys(document, FIXTURE_KEYS, '', add)
   if (!Array.isArray(entries)) {
-    throw new UsageError(`${name} is not a seed fixture`, {
-      chambers: ['must be a list of chambers'],
-    })
+    add('chambers', 'must be a list of chambers')
+    throw new UsageError(`${name} is not a seed fixture`, problems)
   }
 
   // Every entry with a key takes part in the reference checks, valid or not, so that one bad
@@ -93,7 +115,7 @@ function checkChamber(
   add: (path: string, message: string) => void,
 ): FixtureChamber | undefined {
   const { key, hq, members = [], ...body } = entry
-  let valid = true
+  let valid = checkKeys(entry, CHAMBER_KEYS, path, add)
   const fail = (field: string, message: string) => {
     add(`${path}.${field}`, message)
     valid = false
@@ -126,6 +148,7 @@ function checkChamber(
     const emails = new Map<string, string>()
     members.forEach((member, j) => {
       const memberPath = `${path}.members[${j}]`
+      if (isObject(member) && !checkKeys(member, MEMBER_KEYS, memberPath, add)) valid = false
       const result = memberCreateSchema.safeParse(member)
       if (!result.success) {
         for (const issue of result.error.issues) {
