@@ -3,6 +3,7 @@
 // or says which ones come close.
 import type { Command } from 'commander'
 import { UsageError } from '../errors.js'
+import { isNear } from '../io/suggest.js'
 
 // What the example shows, then the command line as a user types it.
 export type Example = readonly [what: string, commandLine: string]
@@ -55,34 +56,13 @@ function isHidden(command: Command): boolean {
   return (command as unknown as { _hidden?: boolean })._hidden === true
 }
 
-// The commands a typo most likely meant, by name or alias: within a third of its length in edits,
-// or sharing a prefix. Otherwise every command, so the user sees what there is.
+// The commands a typo most likely meant, by name or alias; otherwise every command, so the user
+// sees what there is.
 function suggestion(typed: string, commands: readonly Command[]): string {
-  const limit = Math.max(1, Math.floor(typed.length / 3))
-  const near = (name: string) =>
-    editDistance(typed, name) <= limit ||
-    (typed.length >= 2 && (name.startsWith(typed) || typed.startsWith(name)))
-  const close = commands.filter((c) => [c.name(), ...c.aliases()].some(near)).map((c) => c.name())
+  const close = commands
+    .filter((c) => isNear(typed, [c.name(), ...c.aliases()]))
+    .map((c) => c.name())
   return close.length
     ? ` (did you mean ${close.join(', ')}?)`
     : `; commands: ${commands.map((c) => c.name()).join(', ')}`
-}
-
-// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
-// neighbours each cost one, so "lsit" is one edit from "list".
-function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  )
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        best = Math.min(best, d[i - 2]![j - 2]! + 1)
-      }
-      d[i]![j] = best
-    }
-  }
-  return d[a.length]![b.length]!
 }
