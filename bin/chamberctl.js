@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-import module from 'node:module'
-
 // Written for every Node that can still start it, so that an old one gets a sentence, not a
 // stack trace from the bundle.
 const [major, minor] = process.versions.node.split('.').map(Number)
@@ -8,6 +6,5 @@ if (major < 22 || (major === 22 && minor < 13)) {
   process.stderr.write(`chamberctl needs Node 22.13 or newer; this is ${process.versions.node}\n`)
   process.exit(1)
 }
-module.enableCompileCache()
 const { run } = await import('../dist/main.js')
 await run()

@@ -35,7 +35,7 @@ export function createContext(io: IO): Context {
 
 export async function main(argv: string[], io: IO): Promise<number> {
   const ctx = createContext(io)
-  const program = createProgram(ctx)
+  const program = createProgram(ctx, argv)
   // `chamberctl` alone asks what there is: the help is the answer, not an error.
   if (argv.length <= 2) {
     program.outputHelp()

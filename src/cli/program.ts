@@ -1,5 +1,6 @@
 // A fresh commander tree per call. Each noun registers its verbs; a verb's code is imported only
-// when it runs, so start-up pays for commander and nothing else.
+// when it runs, so start-up pays for commander and nothing else. Given the arguments, only the
+// command they name is built: every other noun's options and help would be work thrown away.
 import { Command } from 'commander'
 import { registerApi } from '../commands/api/index.js'
 import { registerAuth } from '../commands/auth/index.js'
@@ -19,7 +20,24 @@ import { addExamples, addHelpCommand } from './help.js'
 // commander's own default, for help that goes to a pipe or to stderr.
 const HELP_WIDTH = 80
 
-export function createProgram(ctx: Context): Command {
+type Register = (program: Command, ctx: Context) => void
+
+// Top-level command names and what registers them. A name not here (help, a typo, `completion`,
+// which walks the whole tree) builds every command.
+const REGISTERS: Record<string, Register> = {
+  login: registerAuth,
+  logout: registerAuth,
+  auth: registerAuth,
+  chambers: registerChambers,
+  members: registerMembers,
+  events: registerEvents,
+  seed: registerSeed,
+  api: registerApi,
+  sandbox: registerSandbox,
+  fields: registerFields,
+}
+
+export function createProgram(ctx: Context, argv?: readonly string[]): Command {
   const program = new Command('chamberctl')
     .description('Administer and query a chamber directory service')
     .version(VERSION, '-V, --version', 'print the version')
@@ -46,18 +64,30 @@ export function createProgram(ctx: Context): Command {
       if (action.name() !== '__complete') throw error
     }
   })
-  registerAuth(program, ctx)
-  registerChambers(program, ctx)
-  registerMembers(program, ctx)
-  registerEvents(program, ctx)
-  registerSeed(program, ctx)
-  registerApi(program, ctx)
-  registerSandbox(program, ctx)
-  registerFields(program, ctx)
-  registerCompletion(program, ctx)
+  const name = argv && commandName(program, argv.slice(2))
+  const only = name !== undefined && Object.hasOwn(REGISTERS, name) ? REGISTERS[name] : undefined
+  if (only) only(program, ctx)
+  else {
+    for (const register of new Set(Object.values(REGISTERS))) register(program, ctx)
+    registerCompletion(program, ctx)
+  }
   addHelpCommand(program)
   addExamples(program, EXAMPLES)
   return program
+}
+
+// The first argument that is not a global option or its value: the command commander will run.
+// Undefined for anything this does not follow (a cluster of short flags, an unknown option).
+function commandName(program: Command, args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (!arg.startsWith('-') || arg === '-') return arg
+    const flag = arg.startsWith('--') ? arg.split('=', 1)[0]! : arg
+    const option = program.options.find((o) => o.long === flag || o.short === flag)
+    if (!option) return undefined
+    if ((option.required || option.optional) && flag === arg) i++
+  }
+  return undefined
 }
 
 export function oneLine(message: string): string {

@@ -31,6 +31,26 @@ export function configDir(
   return path.posix.join(base, APP)
 }
 
+// Where chamberctl keeps what can be rebuilt at any time (Node's compile cache): the OS cache
+// directory, which backups skip and the OS may clear.
+export function cacheDir(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  if (platform === 'win32') {
+    const localAppData =
+      nonEmpty(env.LOCALAPPDATA) ??
+      path.win32.join(nonEmpty(env.USERPROFILE) ?? homedir(), 'AppData', 'Local')
+    return path.win32.join(localAppData, APP, 'Cache')
+  }
+  const home = nonEmpty(env.HOME) ?? homedir()
+  if (platform === 'darwin') return path.posix.join(home, 'Library', 'Caches', APP)
+  const xdg = nonEmpty(env.XDG_CACHE_HOME)
+  const base =
+    xdg !== undefined && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(home, '.cache')
+  return path.posix.join(base, APP)
+}
+
 // Creates `dir` (and its parents) private to the user, and tightens an existing one that others
 // can read: it holds client secrets and tokens.
 export function ensureConfigDir(dir: string, platform: NodeJS.Platform = process.platform): void {

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CliError } from '../../src/errors.js'
-import { configDir, ensureConfigDir } from '../../src/config/dir.js'
+import { cacheDir, configDir, ensureConfigDir } from '../../src/config/dir.js'
 import { POSIX, modeOf, useTempDirs } from './helpers.js'
 
 describe('configDir', () => {
@@ -58,6 +58,34 @@ describe('configDir', () => {
 
   it('defaults the platform to the running one', () => {
     expect(configDir({ CHAMBERCTL_CONFIG_DIR: '/x' })).toBe('/x')
+  })
+})
+
+describe('cacheDir', () => {
+  it('uses XDG_CACHE_HOME on Linux, ignoring CHAMBERCTL_CONFIG_DIR', () => {
+    const env = { XDG_CACHE_HOME: '/xdg-cache', HOME: '/home/ada', CHAMBERCTL_CONFIG_DIR: '/srv' }
+    expect(cacheDir(env, 'linux')).toBe('/xdg-cache/chamberctl')
+  })
+
+  it('falls back to ~/.cache when XDG_CACHE_HOME is unset, empty or relative', () => {
+    for (const xdg of [undefined, '', 'relative/dir']) {
+      expect(cacheDir({ XDG_CACHE_HOME: xdg, HOME: '/home/ada' }, 'linux')).toBe(
+        '/home/ada/.cache/chamberctl',
+      )
+    }
+  })
+
+  it('uses ~/Library/Caches on macOS', () => {
+    expect(cacheDir({ XDG_CACHE_HOME: '/xdg', HOME: '/Users/ada' }, 'darwin')).toBe(
+      '/Users/ada/Library/Caches/chamberctl',
+    )
+  })
+
+  it('uses %LOCALAPPDATA% on Windows, or derives it from %USERPROFILE%', () => {
+    expect(cacheDir({ LOCALAPPDATA: 'C:\\Local' }, 'win32')).toBe('C:\\Local\\chamberctl\\Cache')
+    expect(cacheDir({ USERPROFILE: 'C:\\Users\\ada' }, 'win32')).toBe(
+      'C:\\Users\\ada\\AppData\\Local\\chamberctl\\Cache',
+    )
   })
 })
 

@@ -1,6 +1,6 @@
 // The built binary as a process: stdin that is not a TTY, login/status/logout with files on disk,
 // and `chamberctl sandbox` as a long-running child stopped by SIGTERM.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
@@ -17,6 +17,22 @@ import { runCli, startCli } from '../helpers/run-cli.js'
 const POSIX = process.platform !== 'win32'
 const sandbox = useSandbox()
 const tempDir = useTempDirs('chamberctl-e2e-')
+
+describe("Node's compile cache", () => {
+  it('lives in the OS cache directory, and --version answers before it is opened', async () => {
+    const cache = tempDir()
+    const env = { XDG_CACHE_HOME: cache }
+    const version = await runCli(['--version'], { configDir: tempDir(), env })
+    expect(version.code).toBe(0)
+    expect(readdirSync(cache)).toEqual([])
+    const help = await runCli(['chambers', '--help'], { configDir: tempDir(), env })
+    expect(help.code).toBe(0)
+    // Node keeps one subdirectory per Node version and architecture, with a file per module.
+    const [versioned] = readdirSync(path.join(cache, 'chamberctl'))
+    expect(versioned).toContain(process.version)
+    expect(readdirSync(path.join(cache, 'chamberctl', versioned!)).length).toBeGreaterThan(0)
+  })
+})
 
 describe('stdin that is not a TTY', () => {
   it.each(['ignore', 'closed', 'open'] as const)(
