@@ -5,6 +5,11 @@ import { InputError } from './input-error.js'
 
 export type InputText = { name: string; text: string }
 
+// The most read from one file or stdin: far beyond any real fixture or member list (100,000
+// members as CSV are about 10 MiB), and a bound on what a wrong file (a disk image, a log) can
+// cost in memory.
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024
+
 const OS_REASONS: Record<string, string> = {
   ENOENT: 'no such file',
   EACCES: 'permission denied',
@@ -19,18 +24,50 @@ const OS_REASONS: Record<string, string> = {
 // Reads a path, or the given stdin for '-', through a stream (never readFileSync(0), which fails
 // on a pipe that is not ready yet) and decodes it. Nothing is trimmed: line numbers in error
 // messages must match the file.
-export async function readInputText(source: string, stdin: Readable): Promise<InputText> {
+export async function readInputText(
+  source: string,
+  stdin: Readable,
+  maxBytes = MAX_INPUT_BYTES,
+): Promise<InputText> {
   const name = source === '-' ? 'stdin' : source
   const stream = source === '-' ? stdin : createReadStream(source)
   const chunks: Buffer[] = []
+  let size = 0
   try {
     for await (const chunk of stream) {
-      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), 'utf8'))
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), 'utf8')
+      size += bytes.length
+      // Leaving the loop closes a file; stdin is simply read no further.
+      if (size > maxBytes) break
+      chunks.push(bytes)
     }
   } catch (error) {
     throw new InputError(`cannot read ${name}: ${osReason(error)}`, { source: name })
   }
-  return { name, text: decode(Buffer.concat(chunks), name) }
+  if (size > maxBytes) {
+    throw new InputError(
+      `${name} is larger than ${formatBytes(maxBytes)}, the most chamberctl reads from one input`,
+      {
+        source: name,
+      },
+    )
+  }
+  const text = decode(Buffer.concat(chunks), name)
+  // Valid UTF-8 can hold NUL bytes, but no text a person writes does: a binary file, or UTF-16
+  // saved without its BOM. Either would reach the server as garbage.
+  const nul = text.indexOf('\u0000')
+  if (nul !== -1) {
+    const line = text.slice(0, nul).split('\n').length
+    throw new InputError(
+      `${name}: line ${line}: a NUL byte: this is a binary file, not text (or UTF-16 without a BOM)`,
+      { source: name, line },
+    )
+  }
+  return { name, text }
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`
 }
 
 function osReason(error: unknown): string {

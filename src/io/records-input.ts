@@ -6,6 +6,7 @@ import type { CsvHeader, InputRow } from './csv-records.js'
 import { InputError } from './input-error.js'
 import { readInputText } from './input-text.js'
 import { findJsonSyntaxError } from './json-syntax.js'
+import { checkNesting } from './nesting.js'
 
 export type { CsvHeader, InputRow }
 
@@ -76,6 +77,7 @@ export async function readRecordsInput(
     throw jsonSyntaxError(text, name, parsed.error)
   }
   const { value } = parsed
+  checkNesting(value, name)
   if (isRecord(value)) return { kind: 'single', value }
   if (!Array.isArray(value)) {
     throw new InputError(
@@ -115,6 +117,7 @@ export async function readJsonObject(
     }
     throw jsonSyntaxError(text, name, parsed.error)
   }
+  checkNesting(parsed.value, name)
   if (!isRecord(parsed.value)) {
     throw new InputError(`${name}: expected one JSON object, found ${describeJson(parsed.value)}`, {
       source: name,
@@ -138,6 +141,7 @@ function parseNdjson(text: string, source: string): InputRow[] {
         : `not valid JSON (${firstLine(parsed.error)})`
       throw new InputError(`${source}: line ${line}, ${detail}`, { source, line, row })
     }
+    checkNesting(parsed.value, `${source}: line ${line}`)
     if (!isRecord(parsed.value)) {
       throw new InputError(
         `${source}: line ${line}: expected a JSON object, found ${describeJson(parsed.value)}`,

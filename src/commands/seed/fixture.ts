@@ -5,6 +5,7 @@ import { chamberCreateSchema, formatPath, memberCreateSchema } from '../../api/s
 import type { ChamberCreate, MemberCreate } from '../../api/schemas.js'
 import { UsageError } from '../../errors.js'
 import { readInputText } from '../../io/input-text.js'
+import { checkNesting } from '../../io/nesting.js'
 import { unknownName } from '../../io/suggest.js'
 import type { Readable } from 'node:stream'
 
@@ -46,7 +47,9 @@ function checkKeys(
 
 export async function readFixture(source: string, stdin: Readable): Promise<Fixture> {
   const { name, text } = await readInputText(source, stdin)
-  return checkFixture(await parseText(name, text), name)
+  const document = await parseText(name, text)
+  checkNesting(document, name)
+  return checkFixture(document, name)
 }
 
 async function parseText(name: string, text: string): Promise<unknown> {
@@ -62,7 +65,16 @@ async function parseText(name: string, text: string): Promise<unknown> {
   try {
     return parseYaml(text)
   } catch (error) {
+    // The yaml package stops expanding aliases past a budget (its "billion laughs" guard).
+    if (error instanceof ReferenceError && /alias/i.test(error.message)) {
+      throw new UsageError(
+        `${name}: too many YAML aliases expanded (a YAML "alias bomb"?): write the data out, or use fewer anchors`,
+      )
+    }
     if ((error as Error).name !== 'YAMLParseError') throw error
+    if (/Maximum call stack/.test((error as Error).message)) {
+      throw new UsageError(`${name}: nested too deeply to read`)
+    }
     const first = (error as Error).message.split('\n')[0]
     throw new UsageError(`${name} is not valid YAML: ${first}`)
   }
