@@ -143,15 +143,20 @@ describe('login', () => {
 describe('interactive login', () => {
   const tty = { stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true }
 
-  it('prompts for base URL, client id and a masked secret on a TTY', async () => {
-    const session = startMain(['login'], { ...tty, env: { CHAMBERCTL_CONFIG_DIR: configDir() } })
-    await until(session.stderr, /Base URL/)
+  // Types the sandbox's base URL at the prompt waiting for it, then the client id and secret.
+  async function answerFromBaseUrl(session: ReturnType<typeof startMain>) {
     session.stdin.write(`${sandbox().v2}\n`)
     await until(session.stderr, /Client id/)
     session.stdin.write(`${clientId()}\n`)
     await until(session.stderr, /Client secret/)
     session.stdin.write(`${secret()}\n`)
-    const { code, stderr } = await session.done
+    return session.done
+  }
+
+  it('prompts for base URL, client id and a masked secret on a TTY', async () => {
+    const session = startMain(['login'], { ...tty, env: { CHAMBERCTL_CONFIG_DIR: configDir() } })
+    await until(session.stderr, /Base URL/)
+    const { code, stderr } = await answerFromBaseUrl(session)
     expect(code, stderr).toBe(0)
     expect(readProfile(configDir())).toMatchObject({
       base_url: sandbox().v2,
@@ -161,6 +166,21 @@ describe('interactive login', () => {
     expect(stderr).toMatch(/Logged in to/)
     expect(stderr).toContain('*'.repeat(secret().length))
     expect(stderr).not.toContain(secret())
+  })
+
+  it('asks again for a plain-HTTP base URL of another host, before the secret', async () => {
+    const session = startMain(['login'], { ...tty, env: { CHAMBERCTL_CONFIG_DIR: configDir() } })
+    await until(session.stderr, /Base URL/)
+    session.stdin.write('http://directory.example.org/v2\n')
+    await until(
+      session.stderr,
+      /plain HTTP to directory\.example\.org: use https:\/\/, or --insecure-http/,
+    )
+    expect(session.stderr()).not.toMatch(/Client id/)
+    session.stdin.write('\u0015') // Ctrl-U: clear the line
+    const { code, stderr } = await answerFromBaseUrl(session)
+    expect(code, stderr).toBe(0)
+    expect(readProfile(configDir())).toMatchObject({ base_url: sandbox().v2 })
   })
 
   it('asks only for what flags and environment leave missing', async () => {

@@ -27,6 +27,15 @@ async function serve(decide: (request: RawRequest) => RawAction) {
   listener = await startRawListener(decide)
 }
 
+// Issues TOKEN at /auth/token and gives every other request `answer`.
+function serveAfterToken(answer: RawAction) {
+  return serve((r) =>
+    r.path.endsWith('/auth/token')
+      ? { status: 200, body: { access_token: TOKEN, token_type: 'Bearer', expires_in: 3600 } }
+      : answer,
+  )
+}
+
 function run(args: string[], env: NodeJS.ProcessEnv, options: RunOptions = {}) {
   return runMain(args, {
     ...options,
@@ -79,17 +88,13 @@ describe('a server that echoes secrets', () => {
   })
 
   it('masks the client secret echoed in an error description and in field messages', async () => {
-    await serve((r) =>
-      r.path.endsWith('/auth/token')
-        ? { status: 200, body: { access_token: TOKEN, token_type: 'Bearer', expires_in: 3600 } }
-        : {
-            status: 422,
-            body: {
-              error: `client ${SECRET} may not do this`,
-              fields: { name: [`rejected for token ${TOKEN}`] },
-            },
-          },
-    )
+    await serveAfterToken({
+      status: 422,
+      body: {
+        error: `client ${SECRET} may not do this`,
+        fields: { name: [`rejected for token ${TOKEN}`] },
+      },
+    })
     const { code, stderr } = await run(
       [
         'members',
@@ -111,14 +116,10 @@ describe('a server that echoes secrets', () => {
   })
 
   it('masks them in the result rows of a bulk run', async () => {
-    await serve((r) =>
-      r.path.endsWith('/auth/token')
-        ? { status: 200, body: { access_token: TOKEN, token_type: 'Bearer', expires_in: 3600 } }
-        : {
-            status: 500,
-            body: { error: `internal: password=${SECRET} header Authorization ${TOKEN}` },
-          },
-    )
+    await serveAfterToken({
+      status: 500,
+      body: { error: `internal: password=${SECRET} header Authorization ${TOKEN}` },
+    })
     const file = path.join(tempDir(), 'rows.ndjson')
     writeFileSync(file, JSON.stringify({ name: 'A', email: 'a@example.com', membership_type: 's' }))
     const { code, stdout, stderr } = await run(

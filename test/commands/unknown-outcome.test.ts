@@ -80,6 +80,22 @@ describe('a single create with no answer', () => {
     expect(posts()).toHaveLength(1)
   })
 
+  it('api -X PATCH: the same, for a raw request that changes something', async () => {
+    await serve(() => 'drop')
+    const { code, stdout, stderr } = await run([
+      'api',
+      '-X',
+      'PATCH',
+      '/chambers/ch_1',
+      '-f',
+      'name=B',
+    ])
+    expect(code).toBe(5)
+    expect(stdout).toBe('')
+    expect(stderr).toContain(`after sending PATCH /v2/chambers/ch_1: ${UNKNOWN}`)
+    expect(listener!.requests).toHaveLength(1)
+  })
+
   it('a GET that loses its connection is retried and reported as unreachable, not unknown', async () => {
     await serve(() => 'drop')
     const { code, stderr } = await run(['chambers', 'get', 'ch_0001'])

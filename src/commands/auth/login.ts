@@ -7,6 +7,7 @@ import { UsageError } from '../../errors.js'
 import { promptSecret, promptText } from '../../io/prompt.js'
 import { readInputText } from '../../io/input-text.js'
 import { apiVersionOf } from '../../api/client.js'
+import { plainHttpHost } from '../../api/plain-http.js'
 import { describeExpiry } from './expiry.js'
 import { withToken } from '../../config/tokens.js'
 
@@ -31,8 +32,12 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
     baseUrl ??= await promptText(io, {
       message: 'Base URL (ending in /v1 or /v2)',
       default: previous?.base_url,
-      validate: (value) =>
-        apiVersionOf(value) !== undefined || 'must be an http(s) URL ending in /v1 or /v2',
+      validate: (value) => {
+        if (apiVersionOf(value) === undefined) return 'must be an http(s) URL ending in /v1 or /v2'
+        // Asked now, not after the secret is typed: the secret would not be sent there anyway.
+        const host = globals.insecureHttp ? undefined : plainHttpHost(value)
+        return host ? `plain HTTP to ${host}: use https://, or --insecure-http` : true
+      },
     })
     clientId ??= await promptText(io, { message: 'Client id', default: previous?.client_id })
     secret ??= await promptSecret(io, 'Client secret')
