@@ -1,10 +1,11 @@
 // The parts of undici a CLI uses: a keep-alive Agent and `request`. undici's index also loads
 // fetch, WebSocket, caches and their dependencies, which cost a one-request process ~60 ms of
-// start-up for nothing; these two modules are all `request` over an Agent needs. The package
+// start-up for nothing; these two modules are all `request` over an Agent needs (api-request
+// rather than api/index, which would load stream, pipeline, upgrade and connect as well). The package
 // version is pinned by the lockfile, and the unit tests exercise this path with MockAgent.
 import type { Dispatcher } from 'undici'
 import AgentModule from 'undici/lib/dispatcher/agent.js'
-import api from 'undici/lib/api/index.js'
+import apiRequest from 'undici/lib/api/api-request.js'
 
 export const Agent = AgentModule
 
@@ -16,7 +17,7 @@ export function request(
   options: RequestOptions,
 ): Promise<Dispatcher.ResponseData> {
   const parsed = new URL(url)
-  return api.request.call(dispatcher, {
+  return apiRequest.call(dispatcher, {
     ...options,
     origin: parsed.origin,
     path: parsed.pathname + parsed.search,

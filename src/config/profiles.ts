@@ -8,8 +8,11 @@
 // ("It does not support multiple processes writing to the same store"), so every mutation here
 // re-reads the file under a short cross-process lock and writes the whole `profiles` object back:
 // two processes updating different profiles both keep their change.
-import Conf from 'conf'
-import { chmodSync, statSync } from 'node:fs'
+//
+// Reading is a plain read of the file: every command that talks to the API reads its profile, and
+// loading conf (with its ajv validator) for that would cost each run more than the request does.
+// conf is loaded when a profile is written.
+import { chmodSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { CliError, UsageError } from '../errors.js'
 import { describeFsError, ensureConfigDir } from './dir.js'
@@ -55,14 +58,11 @@ export class ProfileStore {
   private readonly lockPath: string
 
   private constructor(
-    private readonly conf: Conf,
+    private readonly dir: string,
+    readonly path: string,
     private readonly lockOptions: LockOptions,
   ) {
-    this.lockPath = `${conf.path}.lock`
-  }
-
-  get path(): string {
-    return this.conf.path
+    this.lockPath = `${path}.lock`
   }
 
   static open(dir: string, options: ProfileStoreOptions = {}): ProfileStore {
@@ -70,26 +70,7 @@ export class ProfileStore {
     ensureConfigDir(dir, platform)
     const file = path.join(dir, 'config.json')
     if (platform !== 'win32') tightenFileMode(file)
-    const conf = guardRead(
-      file,
-      () =>
-        new Conf({
-          projectName: 'chamberctl',
-          projectSuffix: '',
-          cwd: dir,
-          configName: 'config',
-          fileExtension: 'json',
-          configFileMode: 0o600,
-          // conf would otherwise be free to reset a file it cannot parse; losing every saved
-          // profile silently is worse than asking the user to fix one typo.
-          clearInvalidConfig: false,
-          // Profile names may contain dots; they must never be read as nested key paths.
-          accessPropertiesByDotNotation: false,
-          // No `schema`: compiling it with ajv would cost start-up; parseProfiles checks instead.
-          deserialize: (text) => parseTopLevel(text, file),
-        }),
-    )
-    const store = new ProfileStore(conf, options.lock ?? {})
+    const store = new ProfileStore(dir, file, options.lock ?? {})
     // Report a malformed file when the store is opened rather than halfway through a command.
     store.list()
     return store
@@ -155,19 +136,34 @@ export class ProfileStore {
   }
 
   private read(): Record<string, Profile> {
-    const top = guardRead(this.path, () => this.conf.store)
+    const top = guardRead(this.path, () => parseTopLevel(readConfigFile(this.path), this.path))
     return parseProfiles(top.profiles, this.path)
   }
 
   // `change` edits a fresh read of the file in place and says whether to write it back.
-  private mutate(change: (profiles: Record<string, Profile>) => boolean): Promise<boolean> {
+  private async mutate(change: (profiles: Record<string, Profile>) => boolean): Promise<boolean> {
+    const { default: Conf } = await import('conf')
     return withLock(
       this.lockPath,
       () => {
         const profiles = this.read()
         if (!change(profiles)) return false
         try {
-          this.conf.set('profiles', profiles)
+          new Conf({
+            projectName: 'chamberctl',
+            projectSuffix: '',
+            cwd: this.dir,
+            configName: 'config',
+            fileExtension: 'json',
+            configFileMode: 0o600,
+            // conf would otherwise be free to reset a file it cannot parse; losing every saved
+            // profile silently is worse than asking the user to fix one typo.
+            clearInvalidConfig: false,
+            // Profile names may contain dots; they must never be read as nested key paths.
+            accessPropertiesByDotNotation: false,
+            // No `schema`: compiling it with ajv would cost time; parseProfiles checks instead.
+            deserialize: (text) => parseTopLevel(text, this.path),
+          }).set('profiles', profiles)
         } catch (error) {
           if (error instanceof CliError) throw error
           throw new CliError(`cannot write config file ${this.path}: ${describeFsError(error)}`)
@@ -209,6 +205,16 @@ function guardRead<T>(file: string, read: () => T): T {
       )
     }
     throw new CliError(`cannot read config file ${file}: ${describeFsError(error)}`)
+  }
+}
+
+// A missing file holds no profiles yet.
+function readConfigFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ''
+    throw error
   }
 }
 

@@ -4,10 +4,11 @@ declare module 'undici/lib/dispatcher/agent.js' {
   export default Agent
 }
 
-declare module 'undici/lib/api/index.js' {
+declare module 'undici/lib/api/api-request.js' {
   import type { Dispatcher } from 'undici'
-  const api: {
-    request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>
-  }
-  export default api
+  function request(
+    this: Dispatcher,
+    options: Dispatcher.RequestOptions,
+  ): Promise<Dispatcher.ResponseData>
+  export default request
 }
