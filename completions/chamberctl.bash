@@ -46,7 +46,7 @@ __chamberctl_command() {
 __chamberctl_options() {
   REPLY='-V --version --profile --base-url --sandbox -o --output --json --fields --wide --no-color --no-input -y --yes --debug --timeout --insecure-http -q --quiet -h --help'
   case $1 in
-    'login') REPLY+=' --client-id --client-secret-stdin --no-store-secret' ;;
+    'login') REPLY+=' --client-id --client-secret-stdin --no-store-secret --insecure-storage' ;;
     'chambers list') REPLY+=' --type --status --sort --page --per-page --all --limit' ;;
     'chambers get') REPLY+=' --include' ;;
     'chambers create') REPLY+=' --name --type --hq-id --address --address-field --from-file --dry-run' ;;

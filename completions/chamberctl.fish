@@ -248,6 +248,7 @@ complete -c chamberctl -n "__chamberctl_at '' 0" -a help -d 'show help for a com
 complete -c chamberctl -n "__chamberctl_at 'login'" -l client-id -x -d 'API client id (env CHAMBERCTL_CLIENT_ID)'
 complete -c chamberctl -n "__chamberctl_at 'login'" -l client-secret-stdin -d 'read the client secret from stdin'
 complete -c chamberctl -n "__chamberctl_at 'login'" -l no-store-secret -d 'keep only the token, not the secret'
+complete -c chamberctl -n "__chamberctl_at 'login'" -l insecure-storage -d 'keep the secret in the config file, not the OS keyring'
 
 complete -c chamberctl -n "__chamberctl_at 'auth' 0" -a status -d 'show profiles and whether the active one can authenticate'
 complete -c chamberctl -n "__chamberctl_at 'auth' 0" -a token -d 'print a valid access token (refreshed if needed)'

@@ -49,6 +49,8 @@ export async function buildCli() {
       js: "import { createRequire as __chamberctlRequire } from 'node:module'; const require = __chamberctlRequire(import.meta.url);",
     },
     plugins: [withoutHttp2],
+    // A native module with a prebuilt binary per platform: installed as a dependency, not bundled.
+    external: ['@napi-rs/keyring'],
     logLevel: 'warning',
   })
   const old = `${root}/dist.${process.pid}.old`

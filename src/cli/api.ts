@@ -22,7 +22,8 @@ export const LOGIN_HINT =
 export type Connection = {
   baseUrl: string
   clientId?: string
-  clientSecret?: string
+  // A profile's secret in the OS keyring is read only when a token must be obtained.
+  clientSecret?: string | (() => Promise<string>)
   cached?: CachedToken
   // Where a newly obtained token is kept, when it belongs to a profile.
   save?: (token: CachedToken) => Promise<void>
@@ -52,14 +53,17 @@ export function clientFor(
   }
   const { clientId, clientSecret } = connection
   if (clientSecret || connection.cached) refuseInsecure(ctx, connection.baseUrl)
-  ctx.secrets.add(clientSecret)
+  // A secret still in the keyring is added once read.
+  ctx.secrets.add(typeof clientSecret === 'string' ? clientSecret : undefined)
   ctx.secrets.add(connection.cached?.token)
   const tokens = new TokenManager({
     cached: connection.cached,
     obtain:
       clientId && clientSecret
         ? async () => {
-            const answer = await requestToken(client.transport, clientId, clientSecret)
+            const secret = typeof clientSecret === 'string' ? clientSecret : await clientSecret()
+            ctx.secrets.add(secret)
+            const answer = await requestToken(client.transport, clientId, secret)
             ctx.secrets.add(answer.access_token)
             return answer
           }
@@ -146,7 +150,7 @@ export async function resolveConnection(ctx: Context): Promise<Connection> {
   const profileClient = sameOrigin && profile?.client_id === clientId
   // CHAMBERCTL_TOKEN is used as is: a 401 must not be "fixed" with the profile's own secret.
   const clientSecret =
-    envSecret ?? (profileClient && !envToken ? profile?.client_secret : undefined)
+    envSecret ?? (profile && profileClient && !envToken ? storedSecret(name, profile) : undefined)
 
   let cached: CachedToken | undefined
   if (envToken) cached = { token: envToken }
@@ -156,7 +160,9 @@ export async function resolveConnection(ctx: Context): Promise<Connection> {
     if (stored) cached = { token: stored.access_token, expiresAt: stored.expires_at }
   }
   const elsewhere =
-    profile?.base_url !== undefined && !sameOrigin && (profile.client_secret || profile.tokens)
+    profile?.base_url !== undefined &&
+    !sameOrigin &&
+    (profile.client_secret || profile.keyring_account || profile.tokens)
   return {
     baseUrl,
     clientId,
@@ -174,6 +180,38 @@ export async function resolveConnection(ctx: Context): Promise<Connection> {
           }
         : undefined,
   }
+}
+
+function storedSecret(
+  name: string,
+  profile: Profile,
+): string | (() => Promise<string>) | undefined {
+  const account = profile.keyring_account
+  if (account === undefined) return profile.client_secret
+  let read: Promise<string> | undefined
+  return () => (read ??= readKeyringSecret(name, account))
+}
+
+async function readKeyringSecret(name: string, account: string): Promise<string> {
+  const { readFromKeyring, KeyringUnavailable } = await import('../config/keyring.js')
+  const relogin = 'run `chamberctl login` again'
+  let secret: string | undefined
+  try {
+    secret = await readFromKeyring(account)
+  } catch (error) {
+    if (!(error instanceof KeyringUnavailable)) throw error
+    throw new ApiError(
+      'not_configured',
+      `cannot read the client secret of profile ${name} from the OS keyring (${error.reason}); ${relogin}`,
+    )
+  }
+  if (secret === undefined) {
+    throw new ApiError(
+      'not_configured',
+      `the client secret of profile ${name} is no longer in the OS keyring; ${relogin}`,
+    )
+  }
+  return secret
 }
 
 // Scheme, host and port, as the URL parser normalises them (default ports dropped).

@@ -28,7 +28,10 @@ export type ProfileToken = {
 export type Profile = {
   base_url?: string
   client_id?: string
+  // The secret in this file (--insecure-storage, or no OS keyring at login), or the account under
+  // which the OS keyring holds it.
   client_secret?: string
+  keyring_account?: string
   // By base URL (see tokenKey): the credentials serve every base URL on the login's origin,
   // and each version of the API has its own /auth/token.
   tokens?: Record<string, ProfileToken>
@@ -42,7 +45,7 @@ export type ProfileStoreOptions = {
 }
 
 const PROFILE_NAME = /^[A-Za-z0-9_.-]{1,64}$/
-const STRING_FIELDS = ['base_url', 'client_id', 'client_secret'] as const
+const STRING_FIELDS = ['base_url', 'client_id', 'client_secret', 'keyring_account'] as const
 const KEPT_BY_FORGET = ['base_url', 'client_id'] as const
 
 export function assertProfileName(name: string): string {
@@ -119,16 +122,16 @@ export class ProfileStore {
     })
   }
 
-  // Keeps only where and as whom to log in again: anything else, including fields a newer
-  // chamberctl may have added, could be a credential.
-  async forgetSecrets(name: string): Promise<boolean> {
+  // Keeps only where and as whom to log in again (and `also`): anything else, including fields a
+  // newer chamberctl may have added, could be a credential.
+  async forgetSecrets(name: string, also: (keyof Profile)[] = []): Promise<boolean> {
     assertProfileName(name)
     return this.mutate((profiles) => {
       const current = Object.hasOwn(profiles, name) ? profiles[name] : undefined
       if (current === undefined) return false
       const kept: Profile = {}
-      for (const key of KEPT_BY_FORGET) {
-        if (current[key] !== undefined) kept[key] = current[key]
+      for (const key of [...KEPT_BY_FORGET, ...also]) {
+        if (current[key] !== undefined) Object.assign(kept, { [key]: current[key] })
       }
       profiles[name] = kept
       return true

@@ -236,7 +236,7 @@ describe('auth status', () => {
     expect(code, stderr).toBe(0)
     const rows = lines(stdout).map((line) => line.split('\t'))
     expect(rows.map((row) => row.slice(0, 6))).toEqual([
-      ['default', 'true', sandbox().v2, 'v2', clientId(), 'stored'],
+      ['default', 'true', sandbox().v2, 'v2', clientId(), 'config file'],
       ['old', 'false', sandbox().v1, 'v1', clientId(), 'none'],
     ])
     expect(rows[0]![6]).toMatch(/^valid until /)

@@ -84,7 +84,7 @@ describe('login, auth status, logout', () => {
     })
     expect(login.code, login.stderr).toBe(0)
     expect(login.stdout).toBe('')
-    expect(login.stderr).toMatch(/^Logged in to .* as client sandbox-client \(profile default\)/)
+    expect(login.stderr).toMatch(/^Logged in to .* as client sandbox-client \(profile default\)$/m)
     if (POSIX) {
       expect(modeOf(configDir)).toBe(0o700)
       expect(modeOf(file)).toBe(0o600)
@@ -104,7 +104,14 @@ describe('login, auth status, logout', () => {
     const status = await runCli(['auth', 'status'], { configDir })
     expect(status.code, status.stderr).toBe(0)
     const row = lines(status.stdout)[0]!.split('\t')
-    expect(row.slice(0, 6)).toEqual(['default', 'true', sandbox().v2, 'v2', clientId, 'stored'])
+    expect(row.slice(0, 6)).toEqual([
+      'default',
+      'true',
+      sandbox().v2,
+      'v2',
+      clientId,
+      'config file',
+    ])
     expect(status.stderr).toBe('Profile default can authenticate\n')
 
     const list = await runCli(['chambers', 'list', '--limit', '3'], { configDir })

@@ -1,6 +1,6 @@
 // Start-up time: the modules every command loads must not pull in the table, colour or CSV
 // libraries; only the code path of the format that needs them may.
-import { readFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 
 const HEAVY = ['cli-table3', 'chalk', 'csv-stringify']
@@ -27,5 +27,22 @@ describe('lazy loading', () => {
     // The pattern does see static imports: output.ts has some.
     expect(imports).toContain('./values.js')
     expect(imports).not.toContain('./table.js')
+  })
+})
+
+describe('the OS keyring', () => {
+  it('no module imports the keyring statically: only storing, reading or removing a secret loads it', async () => {
+    const root = new URL('../../src/', import.meta.url)
+    const files = (await readdir(root, { recursive: true })).filter((file) => file.endsWith('.ts'))
+    const dynamic: string[] = []
+    for (const file of files) {
+      const source = await readFile(new URL(file, root), 'utf8')
+      for (const [, name] of source.matchAll(STATIC_IMPORT)) {
+        expect(name === '@napi-rs/keyring' || name?.endsWith('/keyring.js'), file).toBe(false)
+      }
+      if (/import\('@napi-rs\/keyring'\)/.test(source)) dynamic.push(file)
+    }
+    // The pattern does see the import it must not find statically.
+    expect(dynamic).toEqual(['config/keyring.ts'])
   })
 })

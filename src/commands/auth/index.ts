@@ -8,6 +8,7 @@ export function registerAuth(program: Command, ctx: Context): void {
     .option('--client-id <id>', 'API client id (env CHAMBERCTL_CLIENT_ID)')
     .option('--client-secret-stdin', 'read the client secret from stdin')
     .option('--no-store-secret', 'keep only the token, not the secret')
+    .option('--insecure-storage', 'keep the secret in the config file, not the OS keyring')
     .action(async (flags) => {
       const { login } = await import('./login.js')
       await login(flags, ctx)

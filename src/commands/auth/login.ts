@@ -1,6 +1,7 @@
 import { expiryOf } from '../../api/auth.js'
 import { requestToken } from '../../api/client.js'
 import { clientFor } from '../../cli/api.js'
+import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import type { Context } from '../../cli/context.js'
 import { UsageError } from '../../errors.js'
@@ -11,7 +12,13 @@ import { plainHttpHost } from '../../api/plain-http.js'
 import { describeExpiry } from './expiry.js'
 import { withToken } from '../../config/tokens.js'
 
-export type Options = { clientId?: string; clientSecretStdin?: boolean; storeSecret: boolean }
+export type Options = {
+  clientId?: string
+  clientSecretStdin?: boolean
+  storeSecret: boolean
+  // Keep the secret in the 0600 config file rather than the OS keyring.
+  insecureStorage?: boolean
+}
 
 export async function login(opts: Options, ctx: Context): Promise<void> {
   const { io, globals } = ctx
@@ -58,6 +65,13 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
   const token = await requestToken(client.transport, clientId!, secret!)
   ctx.secrets.add(token.access_token)
   const expiresAt = expiryOf(token, Date.now())
+  const kept = opts.storeSecret
+    ? await keepSecret(secret!, {
+        profile: globals.profile,
+        account: previous?.keyring_account,
+        insecure: opts.insecureStorage === true,
+      })
+    : await dropKeyringSecret(previous?.keyring_account)
   // A new login starts the token cache afresh: tokens of the former client are no use.
   await store.save(
     globals.profile,
@@ -65,24 +79,70 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
       {
         base_url: baseUrl,
         client_id: clientId,
-        client_secret: opts.storeSecret ? secret : undefined,
+        client_secret: kept.where === 'file' ? secret : undefined,
+        keyring_account: kept.where === 'keyring' ? kept.account : undefined,
       },
       baseUrl!,
       { access_token: token.access_token, expires_at: expiresAt },
     ),
   )
+  // gh's way: a secret left in plain text for want of a keyring is said once, here, even with -q.
+  if (kept.where === 'file' && kept.fallback !== undefined) {
+    io.err.write(
+      `warning: the OS keyring is not available (${kept.fallback}); ` +
+        `the client secret is stored in ${store.path} (mode 0600) instead\n`,
+    )
+  }
   if (globals.quiet) return
   io.err.write(
     [
       `Logged in to ${baseUrl} as client ${clientId} (profile ${globals.profile})`,
       `  API version:   ${client.version}`,
       `  token expires: ${expiresAt === undefined ? 'not said by the server' : describeExpiry(expiresAt, Date.now())}`,
-      opts.storeSecret
-        ? `  secret:        stored in ${store.path} (mode 0600)`
-        : '  secret:        not stored; run login again when the token expires',
+      kept.where === 'keyring'
+        ? '  secret:        stored in the OS keyring'
+        : kept.where === 'file'
+          ? `  secret:        stored in ${store.path} (mode 0600)`
+          : '  secret:        not stored; run login again when the token expires',
       '',
     ].join('\n'),
   )
+}
+
+type Kept =
+  | { where: 'keyring'; account: string }
+  | { where: 'file'; fallback?: string }
+  | { where: 'nowhere' }
+
+// The OS keyring unless the user chose the file, or there is none to be had. A profile logged in
+// again keeps its keyring entry, overwritten; one that moves to the file leaves none behind.
+async function keepSecret(
+  secret: string,
+  opts: { profile: string; account: string | undefined; insecure: boolean },
+): Promise<Kept> {
+  if (opts.insecure) {
+    await dropKeyringSecret(opts.account)
+    return { where: 'file' }
+  }
+  const { storeInKeyring, KeyringUnavailable } = await import('../../config/keyring.js')
+  // A random part keeps profiles of the same name in other config directories apart.
+  const account = opts.account ?? `${opts.profile}:${randomUUID()}`
+  try {
+    await storeInKeyring(account, secret)
+    return { where: 'keyring', account }
+  } catch (error) {
+    if (!(error instanceof KeyringUnavailable)) throw error
+    return { where: 'file', fallback: error.reason }
+  }
+}
+
+// Best effort: the entry is the user's to remove by hand if the keyring cannot be reached now.
+async function dropKeyringSecret(account: string | undefined): Promise<{ where: 'nowhere' }> {
+  if (account !== undefined) {
+    const { removeFromKeyring } = await import('../../config/keyring.js')
+    await removeFromKeyring(account).catch(() => false)
+  }
+  return { where: 'nowhere' }
 }
 
 // One trailing newline is dropped, so that `echo secret |` and `printf secret |` give the same.

@@ -77,7 +77,8 @@ function row(name: string, profile: Profile, active: boolean, now: number) {
     base_url: profile.base_url,
     api_version: profile.base_url && apiVersionOf(profile.base_url),
     client_id: profile.client_id,
-    secret: profile.client_secret ? 'stored' : 'none',
+    // Said from the profile alone: asking the keyring would cost every status a D-Bus round trip.
+    secret: profile.keyring_account ? 'keyring' : profile.client_secret ? 'config file' : 'none',
     token: !token
       ? 'none'
       : expires === undefined
