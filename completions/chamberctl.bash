@@ -51,9 +51,9 @@ __chamberctl_options() {
     'chambers get') REPLY+=' --include' ;;
     'chambers create') REPLY+=' --name --type --hq-id --address --address-field --from-file --dry-run' ;;
     'members list') REPLY+=' --status --sort --page --per-page --all --limit' ;;
-    'members add') REPLY+=' --name --email --phone --membership-type --from-file --concurrency --dry-run' ;;
+    'members add') REPLY+=' --name --email --phone --membership-type --from-file --concurrency --dry-run --verbose' ;;
     'events list') REPLY+=' --status --from --to --page --per-page --all --limit' ;;
-    'seed') REPLY+=' --concurrency --skip-existing --dry-run --report' ;;
+    'seed') REPLY+=' --concurrency --skip-existing --dry-run --report --verbose' ;;
     'api') REPLY+=' -X --method -f --raw-field -F --field --input -H --header --paginate -i --include' ;;
     'sandbox') REPLY+=' --host --port --data --empty --token-ttl --client-id --client-secret --latency --fail-rate' ;;
   esac

@@ -294,6 +294,7 @@ complete -c chamberctl -n "__chamberctl_at 'members add'" -l membership-type -x 
 complete -c chamberctl -n "__chamberctl_at 'members add'" -l from-file -r -F -d 'JSON object, JSON array, NDJSON or CSV (- for stdin); many rows = bulk'
 complete -c chamberctl -n "__chamberctl_at 'members add'" -l concurrency -x -d 'requests in flight at once in a bulk run'
 complete -c chamberctl -n "__chamberctl_at 'members add'" -l dry-run -d 'print what would be sent and send nothing'
+complete -c chamberctl -n "__chamberctl_at 'members add'" -l verbose -d 'bulk on a terminal: print every row, not only the failures'
 complete -c chamberctl -n "__chamberctl_at 'members add' 0" -a '(__chamberctl_chamber_ids)'
 
 complete -c chamberctl -n "__chamberctl_at 'events' 0" -a list -d 'list the events of a chamber (v2)'
@@ -311,6 +312,7 @@ complete -c chamberctl -n "__chamberctl_at 'seed'" -l concurrency -x -d 'request
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l skip-existing -d 'skip chambers and members that already exist (re-runs)'
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l dry-run -d 'print the plan and send nothing'
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l report -r -F -d 'also write the JSON report to this file'
+complete -c chamberctl -n "__chamberctl_at 'seed'" -l verbose -d 'on a terminal, print every result, not only the failures'
 complete -c chamberctl -n "__chamberctl_at 'seed' 0" -F
 
 complete -c chamberctl -n "__chamberctl_at 'api'" -s X -l method -x -d 'HTTP method (default GET, or POST when fields are given)'

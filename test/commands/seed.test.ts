@@ -19,6 +19,7 @@ import {
   useCommands,
   useSandbox,
   useTempDirs,
+  summaryLine,
 } from '../helpers/cli.js'
 import { isCreate, startGate, startInterruptible } from '../helpers/gate.js'
 import type { Gate } from '../helpers/gate.js'
@@ -126,7 +127,8 @@ describe('seed: creates in the order of the references', () => {
         stdin: source === 'stdin' ? yaml : undefined,
       })
       expect(code, stderr).toBe(0)
-      expect(stderr).toBe('5 created, 0 skipped, 0 failed\n')
+      expect(stderr).toMatch(summaryLine('5 created'))
+      expect(lines(stderr)).toHaveLength(1)
       const report = parseReport(stdout)
       expect(report.summary).toEqual({ created: 5, skipped: 0, failed: 0, unknown: 0 })
       const { berlin, potsdam } = report.chambers
@@ -186,7 +188,7 @@ describe('seed: creates in the order of the references', () => {
       ...flags,
     ])
     expect(code, stderr).toBe(0)
-    expect(lines(stderr)).toEqual(['5 created, 0 skipped, 0 failed'])
+    expect(lines(stderr)).toEqual([expect.stringMatching(summaryLine('5 created'))])
     if (flags[1] === 'csv') {
       expect(parseCsv(stdout)[0]).toEqual(COLUMNS)
     }
@@ -223,10 +225,10 @@ describe('seed: progress and summary on stderr', () => {
       stderrIsTTY: true,
     })
     expect(tty.code, tty.stderr).toBe(0)
-    const notes = tty.stderr.split('\r\u001b[2K')
-    expect(notes.filter((note) => note.startsWith('seeded '))).toHaveLength(5)
-    expect(notes).toContain('seeded 5/5, 0 failed')
-    expect(notes.at(-1)).toBe('5 created, 0 skipped, 0 failed\n')
+    // The bar's frames, each drawn from the start of its line; the last one stays.
+    const frames = tty.stderr.split('\u001b[1G').map((frame) => frame.replace(/\u001b\[0K.*/s, ''))
+    expect(frames).toContainEqual(expect.stringMatching(/^█+ 5\/5 records \| \d+\/s \| ETA 0s$/))
+    expect(lines(tty.stderr).at(-1)).toMatch(summaryLine('5 created'))
 
     const quiet = await run(['seed', write('f.yaml', potsdamFirst(nextTag())), '-q'], {
       stderrIsTTY: true,
@@ -255,7 +257,8 @@ describe('seed --skip-existing', () => {
       reportFile,
     ])
     expect(code, stderr).toBe(0)
-    expect(stderr).toBe('0 created, 5 skipped, 0 failed\n')
+    expect(stderr).toMatch(summaryLine('5 skipped'))
+    expect(lines(stderr)).toHaveLength(1)
     const report = parseReport(stdout)
     expect(report.summary).toEqual({ created: 0, skipped: 5, failed: 0, unknown: 0 })
     const skipped = (outcome: Outcome) => ({ ...outcome, status: 'skipped' })
@@ -741,7 +744,7 @@ describe('seed: a failed chamber fails its dependants and nothing else', () => {
       reportFile,
     ])
     expect(code).toBe(1)
-    expect(lines(stderr)).toEqual(['2 created, 0 skipped, 4 failed'])
+    expect(lines(stderr)).toEqual([expect.stringMatching(summaryLine('2 created, 4 failed'))])
     // Without --json: result rows on stdout, the JSON report in the file.
     const rows = lines(stdout).map((line) => line.split('\t'))
     expect(rows.map(([kind, key, , , , status, error]) => [kind, key, status, error])).toEqual([
@@ -790,7 +793,7 @@ describe('seed --report', () => {
     expect(report.summary).toEqual({ created: 5, skipped: 0, failed: 0, unknown: 0 })
     expect(await emailsIn(report.chambers.potsdam!.id!)).toEqual([`carl@${tag}.example.com`])
     expect(lines(stderr)).toEqual([
-      '5 created, 0 skipped, 0 failed',
+      expect.stringMatching(summaryLine('5 created')),
       expect.stringMatching(/^error: cannot write the report to .*no-such-dir/),
       expect.stringMatching(/^\{"error":\{"status":null,"code":"failure"/),
     ])
@@ -873,7 +876,7 @@ describe('seed: Ctrl-C', () => {
       const { code, stdout, stderr } = await seeding.done
       expect(code).toBe(130)
       expect(stderr).toContain('Interrupted')
-      expect(lines(stderr).at(-1)).toBe('4 created, 0 skipped, 14 failed')
+      expect(lines(stderr).at(-1)).toMatch(summaryLine('4 created, 14 failed'))
 
       const report = parseReport(stdout)
       expect(JSON.parse(readFileSync(reportFile, 'utf8'))).toEqual(report)

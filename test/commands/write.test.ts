@@ -17,6 +17,7 @@ import {
   useSandbox,
   useTempDirs,
   withSandbox,
+  summaryLine,
 } from '../helpers/cli.js'
 import type { RunOptions, RunResult, SandboxFixture } from '../helpers/cli.js'
 import type { Rec } from '../sandbox/helpers.js'
@@ -156,8 +157,8 @@ function withSlowSandbox(
   )
 }
 
-function expectSummary(stderr: string, summary: string): void {
-  expect(screenLines(stderr).at(-1)).toBe(summary)
+function expectSummary(stderr: string, summary: string | RegExp): void {
+  expect(screenLines(stderr).at(-1)).toMatch(summary)
 }
 
 describe('chambers create from flags and files', () => {
@@ -524,7 +525,7 @@ describe('members add --from-file: bulk', () => {
     await expectAllCreated(chamber, results(), emailsIn(rows))
     expect(results()[0]!.record).toMatchObject({ ...rows[0], chamber_id: chamber })
     expect(results()[0]).not.toHaveProperty('error')
-    expectSummary(stderr, '3 created, 0 skipped, 0 failed')
+    expectSummary(stderr, summaryLine('3 created'))
   })
 
   it('adds NDJSON from stdin, skipping empty lines', async () => {
@@ -638,7 +639,7 @@ describe('members add --from-file: bulk', () => {
     expect(held.map((m) => m.id).sort()).toEqual(created.map((r) => r.id).sort())
     // The invalid row was never sent; the others were sent once each.
     expect(posts(MEMBER_POSTS)).toHaveLength(9)
-    expectSummary(stderr, '8 created, 0 skipped, 2 failed')
+    expectSummary(stderr, summaryLine('8 created, 1 failed, 1 invalid'))
   })
 
   it('lets flags override that field in every row', async () => {
@@ -666,7 +667,7 @@ describe('members add --from-file: bulk', () => {
     expect(results()[2]!.error?.message).toBe('email is required')
     expect(posts(MEMBER_POSTS)).toEqual([])
     expect(await state().members(chamber)).toEqual([])
-    expectSummary(stderr, '2 would be created, 0 skipped, 1 failed')
+    expectSummary(stderr, /^2 valid, 1 invalid$/)
   })
 
   const FORMATS: [string, (stdout: string) => string[][]][] = [
@@ -749,7 +750,7 @@ describe('members add --from-file: bulk', () => {
         // Each answer takes 5 ms, so a client allowing more would be seen with more.
         expect(proxy.maxInFlight()).toBeLessThanOrEqual(8)
         expect(proxy.maxInFlight()).toBeGreaterThan(1)
-        expectSummary(stderr, '1000 created, 0 skipped, 0 failed')
+        expectSummary(stderr, summaryLine('1,000 created'))
       } finally {
         await proxy.close()
       }
@@ -757,7 +758,7 @@ describe('members add --from-file: bulk', () => {
   })
 
   // Where each occurrence of `marker` starts on the terminal: after a line break, or after the
-  // progress note was cleared; never after the note's text.
+  // progress bar was taken off its line; never after the bar's text.
   function startsOfLines(screen: string, marker: string): string[] {
     return screen
       .split(marker)
@@ -769,38 +770,78 @@ describe('members add --from-file: bulk', () => {
       )
   }
 
-  it.each([
-    ['table', [], '┌', 1],
-    ['ndjson', ['-o', 'ndjson'], '{"row"', 4],
-  ])(
-    'on a terminal, counts the rows sent and starts each %s line on a clean line',
-    async (_, extra, marker, count) => {
-      const chamber = await emptyChamber('Bulk Progress')
-      const rows = [...memberRows(3, 'p'), { name: 'Invalid', email: 'x', membership_type: 's' }]
-      const session = startSession(
-        ['members', 'add', chamber, '--from-file', file('p.json', JSON.stringify(rows)), ...extra],
-        {
-          env: sessionEnv(),
-          stdoutIsTTY: true,
-          stderrIsTTY: true,
-          stdoutWidth: 200,
-          combined: true,
-        },
-      )
-      const { code, stderr } = await finishes(session)
-      expect(code).toBe(1)
-      const notes = stderr.split('\r\u001b[2K').filter((note) => note.startsWith('sent '))
-      // The invalid row is never sent, and the last note counts every row that was.
-      expect(notes.map((note) => note.replace(/, .*/, ''))).toEqual([
-        'sent 1/3',
-        'sent 2/3',
-        'sent 3/3',
-      ])
-      expect(notes.at(-1)).toBe('sent 3/3, 1 failed')
-      expect(startsOfLines(session.screen(), marker)).toEqual(Array(count).fill('clean'))
-      expectSummary(stderr, '3 created, 0 skipped, 1 failed')
-    },
-  )
+  // The progress bar's frames: each is drawn from the start of its line.
+  function frames(stderr: string): string[] {
+    return stderr
+      .split('\u001b[1G')
+      .slice(1)
+      .map((frame) => frame.replace(/\u001b\[0K[^]*/, ''))
+  }
+
+  const BULK_ROWS = [
+    ...memberRows(3, 'p'),
+    { name: 'Invalid', email: 'not-an-address', membership_type: 's' },
+  ]
+
+  function bulkOnTerminal(chamber: string, extra: string[]) {
+    return startSession(
+      [
+        'members',
+        'add',
+        chamber,
+        '--from-file',
+        file('p.json', JSON.stringify(BULK_ROWS)),
+        ...extra,
+      ],
+      { env: sessionEnv(), stdoutIsTTY: true, stderrIsTTY: true, stdoutWidth: 100, combined: true },
+    )
+  }
+
+  it('on a terminal: a bar that stays, then only the failed rows and the summary', async () => {
+    const chamber = await emptyChamber('Bulk Progress')
+    const session = bulkOnTerminal(chamber, [])
+    const { code, stdout, stderr } = await finishes(session)
+    expect(code).toBe(1)
+    // The invalid row is never sent; the last frame counts every row that was, and stays.
+    expect(frames(stderr).at(-1)).toMatch(/^█{24} 3\/3 rows sent \| \d+\/s \| ETA 0s$/)
+    expect(stderr).toMatch(/ETA 0s\u001b\[0K\u001b\[\?7h\u001b8\r?\n/)
+    const shown = screenLines(stdout)
+    expect(shown).toHaveLength(2)
+    expect(shown[0]).toMatch(/^row +status +email +reason$/)
+    expect(shown[1]).toMatch(/^4 +invalid +not-an-address +email must be a valid e-mail address$/)
+    expect(startsOfLines(session.screen(), stdout.slice(0, 8))).toEqual(['clean'])
+    expectSummary(stderr, summaryLine('3 created, 1 invalid'))
+  })
+
+  it('on a terminal with --verbose: every row', async () => {
+    const chamber = await emptyChamber('Bulk Verbose')
+    const { code, stdout } = await finishes(bulkOnTerminal(chamber, ['--verbose']))
+    expect(code).toBe(1)
+    const shown = screenLines(stdout)
+    expect(shown[0]).toMatch(/^row +status +id +email +error\.message$/)
+    expect(shown.slice(1).map((line) => line.split(/ +/)[1])).toEqual([
+      'created',
+      'created',
+      'created',
+      'invalid',
+    ])
+  })
+
+  it('on a terminal with -o ndjson: every row, each on a clean line under the bar', async () => {
+    const chamber = await emptyChamber('Bulk Ndjson')
+    const session = bulkOnTerminal(chamber, ['-o', 'ndjson'])
+    const { code, stdout, stderr } = await finishes(session)
+    expect(code).toBe(1)
+    expect(ndjson<{ status: string }>(stdout).map((r) => r.status)).toEqual([
+      'created',
+      'created',
+      'created',
+      'invalid',
+    ])
+    expect(startsOfLines(session.screen(), '{"row"')).toEqual(Array(4).fill('clean'))
+    expect(frames(stderr).at(-1)).toMatch(/ 3\/3 rows sent /)
+    expectSummary(stderr, summaryLine('3 created, 1 invalid'))
+  })
 })
 
 describe('members add --from-file: Ctrl-C', () => {
@@ -840,8 +881,8 @@ describe('members add --from-file: Ctrl-C', () => {
         notSent.map((r) => [rows[r.row - 1]!.email, rows[r.row - 1]]),
       )
       expect(stderr).toContain('Interrupted: finishing the requests in flight…')
-      expect(lines(stderr).at(-1)).toBe(
-        `${created.length} created, 0 skipped, 0 failed, ${notSent.length} not sent (interrupted)`,
+      expect(lines(stderr).at(-1)).toMatch(
+        summaryLine(`${created.length} created, ${notSent.length} not sent`, ' (interrupted)'),
       )
     })
   })

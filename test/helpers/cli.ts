@@ -334,3 +334,9 @@ export function useCommands(fixture: () => SandboxFixture) {
     },
   }
 }
+
+// A bulk run's summary line: the counts, the time it took, and any note after it.
+export function summaryLine(counts: string, note = ''): RegExp {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(`^${escape(counts)} in \\d+\\.\\d s${escape(note)}\\n?$`)
+}

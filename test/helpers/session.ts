@@ -11,7 +11,7 @@ import type { Rec } from '../sandbox/helpers.js'
 import type { RunResult } from './cli.js'
 import { until } from './cli.js'
 import { startProxy } from './proxy.js'
-import { createTestIO } from './test-io.js'
+import { asTerminal, createTestIO } from './test-io.js'
 
 export type SessionOptions = {
   env: NodeJS.ProcessEnv
@@ -63,8 +63,12 @@ export function startSession(args: string[], options: SessionOptions): Session {
   const io = {
     ...test.io,
     in: stdin,
-    out: tee(test.io.out, record, (chunk) => options.onStdout?.(chunk)),
-    err: tee(test.io.err, record),
+    out: asTerminal(
+      tee(test.io.out, record, (chunk) => options.onStdout?.(chunk)),
+      test.io.stdoutIsTTY,
+      options.stdoutWidth,
+    ),
+    err: asTerminal(tee(test.io.err, record), test.io.stderrIsTTY, options.stdoutWidth),
   }
   const done = main(['node', 'chamberctl', ...args], io).then((code) => ({
     code,

@@ -21,6 +21,12 @@ export type TestIO = {
   interrupt(): void
 }
 
+// A stream that says it is a terminal (of `columns` columns), as libraries that draw on one
+// (a progress bar) check on the stream itself.
+export function asTerminal<S extends Writable>(stream: S, isTTY: boolean, columns = 80): S {
+  return isTTY ? Object.assign(stream, { isTTY: true, columns }) : stream
+}
+
 function sink(): { stream: Writable; text(): string } {
   const chunks: Buffer[] = []
   const stream = new Writable({
@@ -41,8 +47,8 @@ export function createTestIO(options: TestIOOptions = {}): TestIO {
   const handlers = new Set<() => void>()
   return {
     io: {
-      out: out.stream,
-      err: err.stream,
+      out: asTerminal(out.stream, options.stdoutIsTTY ?? false, options.stdoutWidth),
+      err: asTerminal(err.stream, options.stderrIsTTY ?? false, options.stdoutWidth),
       in: input,
       stdoutIsTTY: options.stdoutIsTTY ?? false,
       stderrIsTTY: options.stderrIsTTY ?? false,

@@ -26,6 +26,7 @@ export type Options = {
   fromFile?: string
   concurrency: number
   dryRun?: boolean
+  verbose?: boolean
 }
 
 // How many existing members to read for the membership types to offer at the prompt.
@@ -46,6 +47,7 @@ export async function add(opts: Options, ctx: Context): Promise<void> {
       overrides,
       concurrency: opts.concurrency,
       dryRun: opts.dryRun === true,
+      verbose: opts.verbose,
     })
   }
 

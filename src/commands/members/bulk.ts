@@ -9,8 +9,7 @@ import type { MemberCreate } from '../../api/schemas.js'
 import type { Context } from '../../cli/context.js'
 import { ExitCode, SilentError, describeError } from '../../errors.js'
 import type { InputRow } from '../../io/records-input.js'
-import { writeList } from '../../io/output.js'
-import { clearingProgress, startProgress } from '../../io/progress.js'
+import { bulkSummary, reasonText, startBulkProgress, writeBulkResults } from '../../io/bulk-output.js'
 
 export type BulkOptions = {
   chamberId: string
@@ -19,6 +18,8 @@ export type BulkOptions = {
   overrides: Record<string, string>
   concurrency: number
   dryRun: boolean
+  // Every row's result on a terminal too, not only the failures.
+  verbose?: boolean
 }
 
 // unknown: the request was sent and no answer came back, so the member may exist.
@@ -60,11 +61,11 @@ type Job = { row: number; input: Record<string, unknown>; body?: MemberCreate; i
 export async function addMany(client: Client, ctx: Context, opts: BulkOptions): Promise<void> {
   const { io, globals } = ctx
   const jobs = opts.rows.map(({ row, value }) => prepare(row, { ...value, ...opts.overrides }))
-  const counts = { created: 0, failed: 0, unknown: 0, not_sent: 0 }
   const sendable = jobs.filter((job) => job.body).length
-  let sent = 0
-  const progress = opts.dryRun ? undefined : startProgress(io, globals)
-  const report = () => progress?.update(`sent ${sent}/${sendable}, ${counts.failed} failed`)
+  const started = Date.now()
+  const progress = opts.dryRun
+    ? undefined
+    : await startBulkProgress(io, globals, sendable, 'rows sent')
 
   let stopping = false
   const stopListening = io.onInterrupt(() => {
@@ -94,44 +95,57 @@ export async function addMany(client: Client, ctx: Context, opts: BulkOptions): 
   }
 
   const results = inOrder(jobs, opts.concurrency, send, (result) => {
-    if (result.status === 'created') counts.created++
-    else if (result.status === 'not_sent') counts.not_sent++
-    else if (result.status === 'unknown') counts.unknown++
-    else if (result.status !== 'valid') counts.failed++
-    // Counted first, so that the last note says every row was sent; invalid rows are not sent.
-    if (result.status === 'created' || result.status === 'failed' || result.status === 'unknown') {
-      sent++
-      report()
-    }
+    // Ticked as each request settles, so that the last frame says every row was sent.
+    if (result.status !== 'invalid' && result.status !== 'not_sent') progress?.tick()
   })
+  // Where each row began in the file, for the failures shown on a terminal.
+  const lines = new Map(opts.rows.map(({ row, line }) => [row, line]))
+  const byLine = opts.rows.some(({ line }) => line !== undefined)
+  let counts: Record<string, number>
   try {
-    await writeList(io, clearingProgress(results, progress), {
-      // A pipe gets one JSON result a line unless a format was asked for: rows differ in shape.
-      format: globals.formatChosen || io.stdoutIsTTY ? globals.format : 'ndjson',
-      columns: RESULT_COLUMNS,
-      fields: globals.fields,
-      color: globals.color,
-    })
+    counts = await writeBulkResults(
+      io,
+      results,
+      {
+        // A pipe gets one JSON result a line unless a format was asked for: rows differ in shape.
+        format: globals.formatChosen || io.stdoutIsTTY ? globals.format : 'ndjson',
+        formatChosen: globals.formatChosen,
+        verbose: opts.verbose === true,
+        columns: RESULT_COLUMNS,
+        fields: globals.fields,
+        color: globals.color,
+        wide: globals.wide,
+        failures: {
+          columns: [byLine ? 'line' : 'row', 'status', 'email', 'reason'],
+          view: (result) => {
+            const { row, status, email, error } = result as RowResult
+            const at = byLine ? { line: lines.get(row) ?? null } : { row }
+            // An invalid row's message already names each field.
+            const reason = status === 'invalid' ? error?.message : error && reasonText(error)
+            return { ...at, status, email, reason }
+          },
+        },
+      },
+      progress,
+    )
   } finally {
     stopListening()
     progress?.stop()
   }
 
   if (!globals.quiet) {
-    const verb = opts.dryRun ? 'would be created' : 'created'
-    const valid = jobs.length - counts.failed
     io.err.write(
-      `${opts.dryRun ? valid : counts.created} ${verb}, 0 skipped, ${counts.failed} failed` +
-        (counts.unknown ? `, ${counts.unknown} unknown (check before retrying)` : '') +
-        (counts.not_sent ? `, ${counts.not_sent} not sent (interrupted)` : '') +
+      bulkSummary(counts, opts.dryRun ? undefined : Date.now() - started) +
+        (counts.unknown ? ' (check before retrying)' : '') +
+        (stopping ? ' (interrupted)' : '') +
         '\n',
     )
   }
   // The results and the summary already say what happened.
   if (stopping) throw new SilentError(ExitCode.interrupted, 'interrupted')
   // Rows that may exist must be checked before anything is re-sent: that outranks failed rows.
-  if (counts.unknown > 0) throw new SilentError(ExitCode.network, 'unknown_outcome')
-  if (counts.failed > 0) throw new SilentError(ExitCode.failure, 'partial')
+  if (counts.unknown) throw new SilentError(ExitCode.network, 'unknown_outcome')
+  if (counts.failed || counts.invalid) throw new SilentError(ExitCode.failure, 'partial')
 }
 
 function prepare(row: number, input: Record<string, unknown>): Job {

@@ -37,6 +37,7 @@ export function registerMembers(program: Command, ctx: Context): void {
     )
     .option('--concurrency <n>', 'requests in flight at once in a bulk run', integer(1, 64), 8)
     .option('--dry-run', 'print what would be sent and send nothing')
+    .option('--verbose', 'bulk on a terminal: print every row, not only the failures')
     .action(async (chamberId: string, flags) => {
       const { add } = await import('./add.js')
       await add({ chamberId, ...flags }, ctx)

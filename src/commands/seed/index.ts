@@ -11,6 +11,7 @@ export function registerSeed(program: Command, ctx: Context): void {
     .option('--skip-existing', 'skip chambers and members that already exist (re-runs)')
     .option('--dry-run', 'print the plan and send nothing')
     .option('--report <file>', 'also write the JSON report to this file')
+    .option('--verbose', 'on a terminal, print every result, not only the failures')
     .action(async (file: string, flags) => {
       const { seed } = await import('./run.js')
       await seed({ file, ...flags }, ctx)

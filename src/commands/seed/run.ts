@@ -9,7 +9,7 @@ import type { Chamber } from '../../api/schemas.js'
 import type { Context } from '../../cli/context.js'
 import { CliError, ExitCode, SilentError, describeError } from '../../errors.js'
 import { writeList } from '../../io/output.js'
-import { startProgress } from '../../io/progress.js'
+import { bulkSummary, reasonText, startBulkProgress, writeBulkResults } from '../../io/bulk-output.js'
 import { requireV2 } from '../version.js'
 import { readFixture } from './fixture.js'
 import type { Fixture, FixtureChamber, FixtureMember } from './fixture.js'
@@ -20,6 +20,8 @@ export type Options = {
   concurrency: number
   skipExisting?: boolean
   dryRun?: boolean
+  // Every result on a terminal too, not only the failures.
+  verbose?: boolean
   report?: string
 }
 
@@ -47,9 +49,13 @@ export async function seed(opts: Options, ctx: Context): Promise<void> {
   const existing = opts.skipExisting ? await Existing.load(client) : undefined
   if (opts.dryRun) return printPlan(fixture, existing, ctx)
 
+  const started = Date.now()
   const report = await execute(fixture, client, existing, opts.concurrency, ctx)
   // Printed first: a report file that cannot be written must not hide what was created.
-  await printReport(fixture, report, ctx)
+  await printReport(fixture, report, ctx, {
+    verbose: opts.verbose === true,
+    elapsedMs: Date.now() - started,
+  })
   if (opts.report) await saveReport(opts.report, report)
   if (report.interrupted) throw new SilentError(ExitCode.interrupted, 'interrupted')
   // Records that may exist must be checked before a re-run: that outranks failed ones.
@@ -121,11 +127,10 @@ async function execute(
     summary: { created: 0, skipped: 0, failed: 0, unknown: 0 },
   }
   const total = fixture.chambers.reduce((n, c) => n + 1 + c.members.length, 0)
-  const progress = startProgress(io, globals)
-  let done = 0
+  const progress = await startBulkProgress(io, globals, total, 'records')
   const record = (outcome: Outcome) => {
     report.summary[outcome.status]++
-    progress?.update(`seeded ${++done}/${total}, ${report.summary.failed} failed`)
+    progress?.tick()
     return outcome
   }
   let interrupted = false
@@ -141,12 +146,9 @@ async function execute(
       return request()
     })
   const failure = (error: unknown): Outcome => {
-    const { code, message, fields = {} } = describeError(error, ctx.secrets.redact)
-    const reasons = Object.entries(fields).map(
-      ([field, messages]) => `${field} ${messages.join(', ')}`,
-    )
-    const status = code === 'unknown_outcome' ? 'unknown' : 'failed'
-    return { id: null, status, error: [message, ...reasons].join('; ') }
+    const described = describeError(error, ctx.secrets.redact)
+    const status = described.code === 'unknown_outcome' ? 'unknown' : 'failed'
+    return { id: null, status, error: reasonText(described) }
   }
   // A record whose chamber (or HQ) was not created is not sent.
   const dependant = (key: string, what: string): Outcome => ({
@@ -242,7 +244,12 @@ async function saveReport(path: string, report: Report): Promise<void> {
   }
 }
 
-async function printReport(fixture: Fixture, report: Report, ctx: Context): Promise<void> {
+async function printReport(
+  fixture: Fixture,
+  report: Report,
+  ctx: Context,
+  { verbose, elapsedMs }: { verbose: boolean; elapsedMs: number },
+): Promise<void> {
   const { io, globals } = ctx
   const { chambers, members, summary } = report
   if (globals.format === 'json') {
@@ -250,17 +257,21 @@ async function printReport(fixture: Fixture, report: Report, ctx: Context): Prom
       `${JSON.stringify({ chambers, members, summary }, null, io.stdoutIsTTY ? 2 : undefined)}\n`,
     )
   } else {
-    await writeList(io, resultRows(fixture, report), {
+    await writeBulkResults(io, resultRows(fixture, report), {
       format: globals.format,
+      formatChosen: globals.formatChosen,
+      verbose,
       columns: RESULT_COLUMNS,
       fields: globals.fields,
       color: globals.color,
+      wide: globals.wide,
+      failures: { columns: ['kind', 'chamber', 'name', 'email', 'status', 'error'] },
     })
   }
   if (!globals.quiet) {
     io.err.write(
-      `${summary.created} created, ${summary.skipped} skipped, ${summary.failed} failed` +
-        (summary.unknown ? `, ${summary.unknown} unknown (check before retrying)` : '') +
+      bulkSummary(summary, elapsedMs) +
+        (summary.unknown ? ' (check before retrying)' : '') +
         '\n',
     )
   }

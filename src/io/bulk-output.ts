@@ -1,0 +1,137 @@
+// What a bulk run (`members add --from-file`, `seed`) shows (contract §4): a progress bar on
+// stderr that stays on the screen, the results on stdout, and one summary line on stderr in the
+// words of the results' statuses. On a terminal without -o or --verbose only the rows that did
+// not work out are printed: with 2,000 rows, the failures would otherwise scroll away.
+import type { OutputFormat } from './format.js'
+import type { OutputIO, OutputRecord, Records } from './output.js'
+import { writeList } from './output.js'
+import type { IO } from './streams.js'
+
+// The statuses of a row that worked out; every other one (failed, invalid, unknown, not_sent…) is
+// shown on a terminal.
+const SUCCESSES = new Set(['created', 'skipped', 'valid'])
+// The order of the summary; statuses not listed here follow in the order they first appear.
+const SUMMARY_ORDER = ['created', 'skipped', 'valid', 'failed', 'invalid', 'unknown', 'not_sent']
+
+export type BulkResultsOptions = {
+  format: OutputFormat
+  // Whether -o/--json was given: a terminal without one gets the failures only.
+  formatChosen: boolean
+  verbose: boolean
+  columns: readonly string[]
+  fields?: readonly string[]
+  color: boolean
+  wide?: boolean
+  // The failures on a terminal: their columns, and the rows as shown there (a line number, say).
+  failures: { columns: readonly string[]; view?: (row: OutputRecord) => OutputRecord }
+}
+
+// Writes the results and returns how many rows had each status. The bar is taken off its line
+// before each record and stopped after the last row, before a table (printed whole) is drawn.
+export async function writeBulkResults(
+  io: OutputIO,
+  rows: Records,
+  opts: BulkResultsOptions,
+  progress?: BulkProgress,
+): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {}
+  const failuresOnly = io.stdoutIsTTY && !opts.formatChosen && !opts.verbose
+  async function* counted(): AsyncGenerator<OutputRecord> {
+    for await (const row of rows) {
+      const status = String(row.status)
+      counts[status] = (counts[status] ?? 0) + 1
+      if (failuresOnly && SUCCESSES.has(status)) continue
+      progress?.clear()
+      yield failuresOnly ? (opts.failures.view?.(row) ?? row) : row
+    }
+    progress?.stop()
+  }
+  await writeList(io, counted(), {
+    format: opts.format,
+    columns: failuresOnly ? opts.failures.columns : opts.columns,
+    fields: opts.fields,
+    color: opts.color,
+    wide: opts.wide,
+  })
+  return counts
+}
+
+// A failure's message and each field's reasons, on one line.
+export function reasonText(error: { message: string; fields?: Record<string, string[]> }): string {
+  const reasons = Object.entries(error.fields ?? {}).map(
+    ([field, messages]) => `${field} ${messages.join(', ')}`,
+  )
+  return [error.message, ...reasons].join('; ')
+}
+
+// `1,998 created, 2 failed in 4.1 s`: every status that occurred (`0 created` when none did).
+export function bulkSummary(counts: Record<string, number>, elapsedMs?: number): string {
+  const occurred = [
+    ...SUMMARY_ORDER.filter((status) => (counts[status] ?? 0) > 0),
+    ...Object.keys(counts).filter((status) => !SUMMARY_ORDER.includes(status) && counts[status]),
+  ]
+  const statuses = occurred.length ? occurred : ['created']
+  const parts = statuses.map(
+    (status) => `${(counts[status] ?? 0).toLocaleString('en-US')} ${status.replace(/_/g, ' ')}`,
+  )
+  const time = elapsedMs === undefined ? '' : ` in ${(elapsedMs / 1000).toFixed(1)} s`
+  return `${parts.join(', ')}${time}`
+}
+
+export type BulkProgress = {
+  // One more row settled.
+  tick(): void
+  // Takes the bar off its line before a record is printed to the same terminal; the next frame
+  // draws it again below.
+  clear(): void
+  // The last frame stays on the screen. Once; later calls do nothing.
+  stop(): void
+}
+
+// A bar on stderr, only on a terminal and never with -q: count/total, rate and time left.
+export async function startBulkProgress(
+  io: Pick<IO, 'err' | 'stderrIsTTY' | 'stdoutIsTTY'>,
+  opts: { quiet: boolean },
+  total: number,
+  noun: string,
+): Promise<BulkProgress | undefined> {
+  if (!io.stderrIsTTY || opts.quiet || total === 0) return undefined
+  const { SingleBar } = (await import('cli-progress')).default
+  const started = Date.now()
+  const bar = new SingleBar({
+    stream: io.err,
+    format: `{bar} {value}/{total} ${noun} | {rate}/s | ETA {eta_formatted}`,
+    barsize: 24,
+    barCompleteChar: '█',
+    barIncompleteChar: '░',
+    // The time left from the last 50 rows, not the last 10: rows settle in bursts.
+    etaBuffer: 50,
+    hideCursor: false,
+    clearOnComplete: false,
+    // Redrawn after clear() even when the count has not moved.
+    forceRedraw: true,
+    fps: 10,
+  })
+  let value = 0
+  let stopped = false
+  const rate = () => Math.round(value / Math.max((Date.now() - started) / 1000, 0.001))
+  bar.start(total, 0, { rate: 0 })
+  return {
+    tick() {
+      value++
+      bar.update(value, { rate: rate() })
+    },
+    clear() {
+      if (io.stdoutIsTTY) io.err.write('\r\u001b[2K')
+    },
+    stop() {
+      if (stopped) return
+      stopped = true
+      bar.update(value, { rate: rate() })
+      // cli-progress returns the cursor to where the bar started before ending its line; records
+      // printed since then would be written over. Saved here, the cursor stays on this line.
+      io.err.write('\u001b7')
+      bar.stop()
+    },
+  }
+}
