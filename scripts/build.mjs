@@ -44,7 +44,7 @@ export async function buildCli() {
     minify: true,
     chunkNames: 'chunks/[name]-[hash]',
     define: { __CHAMBERCTL_VERSION__: JSON.stringify(pkg.version) },
-    // Bundled CommonJS dependencies (cli-table3) call require() for Node's built-ins.
+    // Bundled CommonJS dependencies (cli-progress) call require() for Node's built-ins.
     banner: {
       js: "import { createRequire as __chamberctlRequire } from 'node:module'; const require = __chamberctlRequire(import.meta.url);",
     },

@@ -1,5 +1,6 @@
 // Prints what a read command fetched, in the format the global options chose.
 import type { FetchPage, PageOptions } from '../api/paginate.js'
+import type { ListMeta } from '../api/schemas.js'
 import { paginate } from '../api/paginate.js'
 import type { Context } from '../cli/context.js'
 import type { OutputRecord } from '../io/output.js'
@@ -17,8 +18,10 @@ export async function printList<T extends OutputRecord>(
   const walking = paging.all === true || paging.limit !== undefined
   const progress = walking ? startProgress(io, globals) : undefined
   let fetched = 0
+  let lastMeta: ListMeta | undefined
   const counted: FetchPage<T> = async (request) => {
     const page = await fetchPage(request)
+    lastMeta = page.meta
     fetched += page.data.length
     const wanted = Math.min(page.meta.total, paging.limit ?? Infinity)
     progress?.update(`fetched ${Math.min(fetched, wanted)} of ${wanted} ${noun}`)
@@ -31,17 +34,33 @@ export async function printList<T extends OutputRecord>(
       fields: globals.fields,
       color: globals.color,
       wide: globals.wide,
+      quiet: globals.quiet,
     })
     if (count === 0 && globals.format === 'table' && !globals.quiet) io.err.write(`no ${noun}\n`)
+    // A person at a terminal must not take one page for the whole list.
+    if (!walking && count > 0 && globals.format === 'table' && io.stderrIsTTY && !globals.quiet) {
+      const note = moreNote(lastMeta, count, noun)
+      if (note) io.err.write(globals.errorColor ? `\u001b[2m${note}\u001b[22m\n` : `${note}\n`)
+    }
   } finally {
     progress?.stop()
   }
+}
+
+// `Showing 20 of 260 members. Use --all or --limit N.` when the page printed is not the last.
+function moreNote(meta: ListMeta | undefined, count: number, noun: string): string | undefined {
+  if (typeof meta?.total !== 'number' || typeof meta.current_page !== 'number') return undefined
+  const through = (meta.current_page - 1) * meta.per_page + count
+  if (through >= meta.total) return undefined
+  return `Showing ${count} of ${meta.total.toLocaleString('en-US')} ${noun}. Use --all or --limit N.`
 }
 
 export async function printRecord(
   ctx: Pick<Context, 'io' | 'globals'>,
   record: OutputRecord,
   columns: readonly string[],
+  // Lists of records in the record (--include), shown as tables under headings on a terminal.
+  sections?: Readonly<Record<string, readonly string[]>>,
 ): Promise<void> {
   await writeRecord(ctx.io, record, {
     format: ctx.globals.format,
@@ -49,5 +68,7 @@ export async function printRecord(
     fields: ctx.globals.fields,
     color: ctx.globals.color,
     wide: ctx.globals.wide,
+    quiet: ctx.globals.quiet,
+    sections,
   })
 }

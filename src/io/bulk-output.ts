@@ -22,6 +22,7 @@ export type BulkResultsOptions = {
   fields?: readonly string[]
   color: boolean
   wide?: boolean
+  quiet?: boolean
   // The failures on a terminal: their columns, and the rows as shown there (a line number, say).
   failures: { columns: readonly string[]; view?: (row: OutputRecord) => OutputRecord }
 }
@@ -52,6 +53,7 @@ export async function writeBulkResults(
     fields: opts.fields,
     color: opts.color,
     wide: opts.wide,
+    quiet: opts.quiet,
   })
   return counts
 }

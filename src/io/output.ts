@@ -1,5 +1,5 @@
 // Writes records in the chosen output format (contract §1, §4). Every format is written here and
-// nowhere else. Heavy modules (cli-table3, chalk, csv-stringify) are loaded only by the format
+// nowhere else. Heavy modules (string-width, chalk, csv-stringify) are loaded only by the format
 // that needs them, so this module is cheap to import.
 //
 // Decisions worth knowing:
@@ -43,9 +43,13 @@ export type OutputOptions = {
   width?: number
   // --wide: a table keeps every column whole, whatever the width.
   wide?: boolean
+  // -q: no note on stderr about columns left out of a table.
+  quiet?: boolean
+  // A record's lists of records shown as tables under headings, with their columns (--include).
+  sections?: Readonly<Record<string, readonly string[]>>
 }
 
-export type OutputIO = Pick<IO, 'out' | 'stdoutIsTTY' | 'stdoutWidth'>
+export type OutputIO = Pick<IO, 'out' | 'err' | 'stdoutIsTTY' | 'stdoutWidth'>
 
 // What a terminal usually has when it does not say (not a TTY, but -o table asked for).
 export const DEFAULT_WIDTH = 100
@@ -90,7 +94,13 @@ export async function writeList(
         rows.push(columns.map((column) => tableCell(getPath(record, column))))
       }
       if (rows.length === 0) return 0
-      await put(io.out, await renderTable(columns, rows, tableOptions(io, opts)))
+      const table = await renderTable(columns, rows, {
+        ...tableOptions(io, opts),
+        // Columns the user picked with --fields are all shown.
+        mayDrop: opts.fields === undefined,
+      })
+      await put(io.out, table.text)
+      noteDropped(io, table.dropped, opts)
       return rows.length
     }
   }
@@ -115,9 +125,15 @@ export async function writeRecord(
       return put(io.out, csv.header + csv.row(record))
     }
     case 'table': {
-      const { renderVerticalTable, tableCell } = await import('./table.js')
-      const entries = columns.map((column) => [column, tableCell(getPath(record, column))] as const)
-      return put(io.out, await renderVerticalTable(entries, tableOptions(io, opts)))
+      const { renderRecord } = await import('./record-view.js')
+      const view = await renderRecord(record, {
+        ...tableOptions(io, opts),
+        order: opts.columns,
+        fields: opts.fields,
+        sections: opts.sections,
+      })
+      await put(io.out, view.text)
+      return noteDropped(io, view.dropped, opts)
     }
   }
 }
@@ -176,6 +192,14 @@ async function csvWriter(columns: readonly string[]) {
     row: (record: OutputRecord) =>
       stringify([columns.map((column) => cellText(getPath(record, column)))], CSV_OPTIONS),
   }
+}
+
+// Said once, under the table: which columns did not fit and how to see them.
+function noteDropped(io: OutputIO, dropped: readonly string[], opts: OutputOptions): void {
+  if (dropped.length === 0 || opts.quiet) return
+  io.err.write(
+    `Not shown to fit the terminal: ${dropped.join(', ')}. Use --wide for every column, or --fields.\n`,
+  )
 }
 
 function tableOptions(io: OutputIO, opts: OutputOptions) {

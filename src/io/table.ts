@@ -1,17 +1,25 @@
-// Tables for a person at a terminal. Only reached through a dynamic import from output.ts, and
-// cli-table3/chalk are loaded inside the functions too, so no other output mode pays for them.
-import { cellText, displayWidth, escapeForTerminal } from './values.js'
+// Tables for a person at a terminal, the way gh and kubectl print them: no borders, a header row
+// (bold with colour), two spaces between columns, fitted to the terminal. Only reached through
+// a dynamic import from output.ts, so no other output mode pays for string-width or chalk.
+import stringWidth from 'string-width'
+import { cellText, escapeForTerminal } from './values.js'
 
-// Below this many characters a cut value stops being recognisable, so a table that cannot fit
-// with every column at least this wide is allowed to overflow instead.
+// Below this many cells a cut value stops being recognisable.
 export const MIN_CELL_WIDTH = 8
-// cli-table3's default padding: one space either side of every cell.
-const PADDING = 2
+const GAP = '  '
 
 export type TableOptions = {
   color: boolean
-  // Terminal columns the whole table, borders included, should fit in.
+  // Terminal columns the table should fit; Infinity keeps every column whole (--wide).
   width: number
+  // Whether columns may be left out when even cut ones do not fit (not when --fields chose them).
+  mayDrop: boolean
+}
+
+export type RenderedTable = {
+  text: string
+  // Columns left out to fit the width, lowest priority (rightmost) first.
+  dropped: string[]
 }
 
 // One line per cell whatever the value holds: nested values as JSON, control characters escaped.
@@ -19,81 +27,148 @@ export function tableCell(value: unknown): string {
   return escapeForTerminal(cellText(value))
 }
 
-// Column widths (padding included, as cli-table3 counts them) for a table of `natural` widths
-// that must fit `available` columns, or undefined when it fits as it is. The widest columns are
-// cut first, all to one common cap, so narrow columns such as ids are never touched while a long
-// column still has room to give.
-export function fitColumns(natural: readonly number[], available: number): number[] | undefined {
-  const total = natural.reduce((sum, width) => sum + width, 0)
-  if (total <= available) return undefined
-  const floor = MIN_CELL_WIDTH + PADDING
-  const fits = (cap: number) =>
-    natural.reduce((sum, width) => sum + Math.min(width, cap), 0) <= available
-  let low = floor
-  let high = Math.max(...natural)
-  if (!fits(low)) return natural.map((width) => Math.min(width, floor))
-  // The largest cap that fits: `low` always fits, `high` never does.
-  while (high - low > 1) {
-    const mid = Math.floor((low + high) / 2)
-    if (fits(mid)) low = mid
-    else high = mid
-  }
-  return natural.map((width) => Math.min(width, low))
+// Values a user copies (ids, e-mails, dates, numbers) and short codes are never cut; the other
+// columns are free text that gives up room first.
+const WHOLE = /(^|[._])(id|email|row|line|step|kind|status|type|action|phone)$|_at$|date/
+
+export function isFreeText(column: string): boolean {
+  return !WHOLE.test(column)
 }
 
-async function loadTable(color: boolean) {
-  const { default: Table } = await import('cli-table3')
-  if (!color) return { Table, bold: (text: string) => text }
+const STATUS_COLORS: Record<string, 'green' | 'yellow' | 'red' | 'dim'> = {
+  active: 'green',
+  upcoming: 'green',
+  created: 'green',
+  valid: 'green',
+  pending: 'yellow',
+  unknown: 'yellow',
+  skipped: 'dim',
+  inactive: 'dim',
+  past: 'dim',
+  not_sent: 'dim',
+  canceled: 'red',
+  failed: 'red',
+  invalid: 'red',
+}
+
+async function loadColors(color: boolean) {
+  if (!color) return undefined
   // A chalk instance with a fixed level: the caller has already decided about colour from the
   // flags and io.env, and chalk's own detection would look at process.stdout instead.
   const { Chalk } = await import('chalk')
-  return { Table, bold: new Chalk({ level: 1 }).bold }
+  return new Chalk({ level: 1 })
 }
 
-// cli-table3's style colours go through @colors/colors, which decides by itself whether to
-// colour; turning them off and colouring with our chalk keeps --no-color/NO_COLOR authoritative.
-// Compact: a rule under the header only, not between rows, so more rows fit on a screen.
-const STYLE = { head: [], border: [], compact: true }
+// Column widths for cells of `natural` widths in `width` terminal columns, or undefined when
+// even the narrowest layout does not fit. Whole columns keep their width; free ones share what is
+// left, the widest cut first, all to one common cap, none below MIN_CELL_WIDTH.
+export function fitColumns(
+  natural: readonly number[],
+  free: readonly boolean[],
+  width: number,
+): number[] | undefined {
+  const gaps = GAP.length * (natural.length - 1)
+  if (natural.reduce((sum, w) => sum + w, 0) + gaps <= width) return [...natural]
+  const floor = (i: number) => (free[i] ? Math.min(natural[i]!, MIN_CELL_WIDTH) : natural[i]!)
+  const sized = (cap: number) =>
+    natural.map((w, i) => (free[i] ? Math.max(floor(i), Math.min(w, cap)) : w))
+  const total = (widths: number[]) => widths.reduce((sum, w) => sum + w, 0) + gaps
+  if (total(sized(0)) > width) return undefined
+  // The largest cap that fits: `low` always fits, `high` never does.
+  let low = 0
+  let high = Math.max(...natural)
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2)
+    if (total(sized(mid)) <= width) low = mid
+    else high = mid
+  }
+  return sized(low)
+}
 
 export async function renderTable(
   headers: readonly string[],
   rows: readonly (readonly string[])[],
   opts: TableOptions,
-): Promise<string> {
-  if (headers.length === 0) return ''
-  const { Table, bold } = await loadTable(opts.color)
+): Promise<RenderedTable> {
+  if (headers.length === 0) return { text: '', dropped: [] }
+  const colors = await loadColors(opts.color)
   // A loop, not Math.max(...rows): a table of --all can have more rows than a call has arguments.
-  const natural = headers.map((header) => displayWidth(header) + PADDING)
+  const natural = headers.map((header) => stringWidth(header))
   for (const row of rows) {
     row.forEach((cell, i) => {
-      natural[i] = Math.max(natural[i] ?? 0, displayWidth(cell) + PADDING)
+      natural[i] = Math.max(natural[i] ?? 0, stringWidth(cell))
     })
   }
-  const colWidths = fitColumns(natural, opts.width - (headers.length + 1))
-  const table = new Table({
-    head: headers.map((header) => bold(escapeForTerminal(header))),
-    style: STYLE,
-    truncate: '…',
-    ...(colWidths && { colWidths }),
-  })
-  for (const row of rows) table.push([...row])
-  return `${table.toString()}\n`
+  const free = headers.map(isFreeText)
+  // Still too wide with every free column at its floor: leave out columns, by priority.
+  let shown = headers.map((_, i) => i)
+  const fitShown = () =>
+    fitColumns(
+      shown.map((i) => natural[i]!),
+      shown.map((i) => free[i]!),
+      opts.width,
+    )
+  let widths = fitShown()
+  for (const drop of dropOrder(headers)) {
+    if (widths || !opts.mayDrop) break
+    shown = shown.filter((i) => i !== drop)
+    widths = fitShown()
+  }
+  // Nothing fits: every free column at its floor, overflowing the terminal.
+  widths ??= shown.map((i) => (free[i] ? Math.min(natural[i]!, MIN_CELL_WIDTH) : natural[i]!))
+  const status = headers.indexOf('status')
+  const line = (cells: readonly string[], style: (text: string, i: number) => string) =>
+    shown
+      .map((column, at) => {
+        const text = fit(cells[column] ?? '', widths[at]!)
+        // The last column is not padded: no trailing spaces.
+        const pad = at === shown.length - 1 ? '' : ' '.repeat(widths[at]! - stringWidth(text))
+        return style(text, column) + pad
+      })
+      .join(GAP)
+  const bold = (text: string) => colors?.bold(text) ?? text
+  const paint = (text: string, i: number) => {
+    const color = i === status ? STATUS_COLORS[text] : undefined
+    return color && colors ? colors[color](text) : text
+  }
+  const lines = [
+    line(
+      headers.map((header) => escapeForTerminal(header)),
+      bold,
+    ),
+    ...rows.map((row) => line(row, paint)),
+  ]
+  return {
+    text: `${lines.join('\n')}\n`,
+    dropped: headers.filter((_, i) => !shown.includes(i)),
+  }
 }
 
-// `kubectl describe`-style: one key/value line per column, for a single record.
-export async function renderVerticalTable(
-  entries: readonly (readonly [string, string])[],
-  opts: TableOptions,
-): Promise<string> {
-  if (entries.length === 0) return ''
-  const { Table, bold } = await loadTable(opts.color)
-  const keys = entries.map(([key]) => escapeForTerminal(key))
-  const natural = [
-    Math.max(...keys.map(displayWidth)) + PADDING,
-    Math.max(...entries.map(([, value]) => displayWidth(value))) + PADDING,
+// Details a listing can do without go first (phone, dates, secondary types and places), then
+// the rest from the right; the first column (the id) always stays.
+const DETAIL = /phone|_at$|membership_type|hq_id|location|address|^id$/
+
+function dropOrder(headers: readonly string[]): number[] {
+  const order = headers
+    .map((_, i) => i)
+    .slice(1)
+    .reverse()
+  return [
+    ...order.filter((i) => DETAIL.test(headers[i]!)),
+    ...order.filter((i) => !DETAIL.test(headers[i]!)),
   ]
-  const colWidths = fitColumns(natural, opts.width - 3)
-  const table = new Table({ style: STYLE, truncate: '…', ...(colWidths && { colWidths }) })
-  entries.forEach(([, value], i) => table.push([bold(keys[i] as string), value]))
-  return `${table.toString()}\n`
+}
+
+// Cut to `width` terminal cells with "…", by grapheme, so that no character is split.
+export function fit(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text
+  let out = ''
+  let used = 0
+  for (const { segment } of new Intl.Segmenter().segment(text)) {
+    const w = stringWidth(segment)
+    if (used + w > width - 1) break
+    out += segment
+    used += w
+  }
+  return `${out}…`
 }

@@ -88,8 +88,8 @@ export function escapeForTerminal(text: string, keep = ''): string {
 }
 
 // Terminal cells taken by a string: East Asian wide characters and emoji take two. An estimate
-// (no grapheme clustering), used only to decide where tables are cut; cli-table3 measures the
-// final layout itself.
+// (no grapheme clustering), used to align an error's field list without loading string-width,
+// which tables use: the error handler must work even when a module would not load.
 export function displayWidth(text: string): number {
   let width = 0
   for (const char of text) {

@@ -49,10 +49,11 @@ describe.skipIf(!HAVE_PTY)('chambers create in a pseudo-terminal', () => {
       expect(code, screen).toBe(0)
       const id = /Created chamber (ch_\d+) \(Pty Chamber\)/.exec(screen)?.[1]
       expect(id, screen).toBeDefined()
-      // The record, as a key/value table on the screen.
-      expect(screen).toMatch(new RegExp(`│ id +│ ${id} +│`))
-      expect(screen).toMatch(/│ name +│ Pty Chamber +│/)
-      expect(screen).toMatch(/│ hq_id +│ ch_0003 +│/)
+      // The record, as key: value lines on the screen.
+      expect(screen).toMatch(new RegExp(`^id: +${id}\\r?$`, 'm'))
+      expect(screen).toMatch(/^name: +Pty Chamber\r?$/m)
+      expect(screen).toMatch(/^hq_id: +ch_0003\r?$/m)
+      expect(screen).toMatch(/^ {2}city: +Erfurt\r?$/m)
       expect(chamberPosts() - before).toBe(1)
       expect(await new SandboxReader(sandbox().sandbox).chamber(id!)).toMatchObject({
         name: 'Pty Chamber',

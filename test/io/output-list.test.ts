@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream'
+import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import type { OutputOptions } from '../../src/io/output.js'
 import { writeList } from '../../src/io/output.js'
@@ -281,28 +282,30 @@ describe('writeList csv', () => {
 })
 
 describe('writeList table', () => {
-  it('draws a table with a header of the default columns, unknown fields left out', async () => {
+  it('prints a header and rows, two spaces apart, no borders, unknown fields left out', async () => {
     const t = createTestIO({ stdoutIsTTY: true })
     const count = await writeList(t.io, fromArray(chambers()), options({ format: 'table' }))
     expect(count).toBe(2)
-    const lines = t.stdout().trimEnd().split('\n')
-    expect(lines).toHaveLength(6)
-    expect(lines[0]).toMatch(/^┌─+┬/)
-    expect(lines[1]).toMatch(/│ id +│ name +│ type +│ status +│ address\.city +│/)
-    expect(lines[3]).toMatch(/│ c1 +│ Berlin Chamber of Commerce +│ hq +│ active +│ Berlin +│/)
-    expect(lines[4]).toMatch(/│ c2 +│ Potsdam Chamber +│ subsidiary +│ pending +│ Potsdam +│/)
-    expect(t.stdout()).not.toContain('4.5')
-    expect(t.stdout()).not.toContain('created_at')
-    expect(t.stdout()).not.toMatch(ANSI)
+    expect(t.stdout().split('\n')).toEqual([
+      'id  name                        type        status   address.city',
+      'c1  Berlin Chamber of Commerce  hq          active   Berlin',
+      'c2  Potsdam Chamber             subsidiary  pending  Potsdam',
+      '',
+    ])
+    expect(t.stderr()).toBe('')
   })
 
-  it('makes the header bold when colour is on', async () => {
+  it('makes the header bold and colours the status when colour is on', async () => {
     const t = createTestIO({ stdoutIsTTY: true })
     await writeList(t.io, chambers(), options({ format: 'table', color: true }))
-    expect(t.stdout()).toMatch(ANSI)
-    expect(t.stdout()).toContain('\u001b[1mid\u001b[22m')
-    // Only headers are styled; rows stay plain.
-    expect(t.stdout().split('\n')[3]).not.toMatch(ANSI)
+    const [header, berlin, potsdam] = t.stdout().split('\n')
+    expect(header).toContain('\u001b[1mid\u001b[22m')
+    expect(berlin).toContain('\u001b[32mactive\u001b[39m')
+    expect(potsdam).toContain('\u001b[33mpending\u001b[39m')
+    // Nothing else in a row is styled.
+    expect(stripVTControlCharacters(berlin!)).toBe(
+      'c1  Berlin Chamber of Commerce  hq          active   Berlin',
+    )
   })
 
   it('uses --fields as columns and JSON-encodes nested values', async () => {
@@ -312,7 +315,7 @@ describe('writeList table', () => {
     expect(t.stdout()).not.toContain('Potsdam Chamber')
   })
 
-  it('cuts the widest column with … so the table fits the terminal', async () => {
+  it('cuts the free-text column with … so the table fits the terminal', async () => {
     const t = createTestIO({ stdoutIsTTY: true, stdoutWidth: 60 })
     const long = 'A very long chamber name '.repeat(10)
     await writeList(
@@ -321,10 +324,51 @@ describe('writeList table', () => {
       options({ format: 'table', columns: ['id', 'name', 'status'] }),
     )
     const lines = t.stdout().trimEnd().split('\n')
-    for (const line of lines) expect(line.length).toBeLessThanOrEqual(60)
-    expect(lines[0]).toHaveLength(60)
-    // 60 - 4 borders - 10 (id) - 8 (status) leaves 38: one space either side and 36 characters.
-    expect(lines[3]).toBe(`│ c-000001 │ ${long.slice(0, 35)}… │ active │`)
+    // 60 - 8 (id) - 6 (status) - 2 gaps of 2 leaves 42 for the name: 41 characters and "…".
+    expect(lines[1]).toBe(`c-000001  ${long.slice(0, 41)}…  active`)
+    expect(lines[1]).toHaveLength(60)
+  })
+
+  it('never cuts ids, e-mails or dates: the names give way', async () => {
+    const t = createTestIO({ stdoutIsTTY: true, stdoutWidth: 84 })
+    const member = {
+      id: 'mb_000000000042',
+      name: 'Augusta Ada King, Countess of Lovelace',
+      email: 'augusta.ada.king.lovelace@analytical-engine.example.org',
+      joined_at: '2024-01-15T09:00:00.000Z',
+    }
+    await writeList(t.io, [member], options({ format: 'table', columns: Object.keys(member) }))
+    const row = t.stdout().split('\n')[1]!
+    expect(row).toBe(
+      'mb_000000000042  Augusta A…  augusta.ada.king.lovelace@analytical-engine.example.org',
+    )
+    expect(t.stderr()).toBe(
+      'Not shown to fit the terminal: joined_at. Use --wide for every column, or --fields.\n',
+    )
+  })
+
+  it('leaves out details first (phone, dates), says so once, and --wide keeps them', async () => {
+    const rows = Array.from({ length: 3 }, (_, i) => ({
+      id: `mb_00000${i}`,
+      name: 'Ada Lovelace',
+      email: `ada${i}@example.com`,
+      phone: '+49 30 1007919',
+      status: 'active',
+      joined_at: '2024-01-15T09:00:00.000Z',
+    }))
+    const columns = Object.keys(rows[0]!)
+    const t = createTestIO({ stdoutIsTTY: true, stdoutWidth: 60 })
+    await writeList(t.io, rows, options({ format: 'table', columns }))
+    expect(t.stdout().split('\n')[0]).toBe('id         name          email             status')
+    expect(t.stderr()).toBe(
+      'Not shown to fit the terminal: phone, joined_at. Use --wide for every column, or --fields.\n',
+    )
+    const wide = createTestIO({ stdoutIsTTY: true, stdoutWidth: 60 })
+    await writeList(wide.io, rows, options({ format: 'table', columns, wide: true }))
+    expect(wide.stdout().split('\n')[1]).toBe(
+      'mb_000000  Ada Lovelace  ada0@example.com  +49 30 1007919  active  2024-01-15T09:00:00.000Z',
+    )
+    expect(wide.stderr()).toBe('')
   })
 
   it('prefers opts.width over the terminal width, and defaults to 100 columns', async () => {
@@ -332,18 +376,21 @@ describe('writeList table', () => {
     const columns = ['id', 'name']
     const narrow = createTestIO({ stdoutIsTTY: true, stdoutWidth: 200 })
     await writeList(narrow.io, row, options({ format: 'table', columns, width: 50 }))
-    expect(narrow.stdout().split('\n')[0]).toHaveLength(50)
+    expect(narrow.stdout().split('\n')[1]).toHaveLength(50)
     const unknown = createTestIO({ stdoutIsTTY: false })
     await writeList(unknown.io, row, options({ format: 'table', columns }))
-    expect(unknown.stdout().split('\n')[0]).toHaveLength(100)
+    expect(unknown.stdout().split('\n')[1]).toHaveLength(100)
   })
 
-  it('never cuts a column below eight characters, overflowing instead', async () => {
+  it('never cuts a free column below eight characters: columns picked with --fields overflow', async () => {
     const t = createTestIO({ stdoutIsTTY: true, stdoutWidth: 20 })
     const record = { a: 'abcdefghijklmnop', b: 'bcdefghijklmnopq', c: 'cdefghijklmnopqr' }
-    await writeList(t.io, [record], options({ format: 'table', columns: ['a', 'b', 'c'] }))
-    const row = t.stdout().split('\n')[3]
-    expect(row).toBe('│ abcdefg… │ bcdefgh… │ cdefghi… │')
+    await writeList(
+      t.io,
+      [record],
+      options({ format: 'table', columns: [], fields: ['a', 'b', 'c'] }),
+    )
+    expect(t.stdout().split('\n')[1]).toBe('abcdefg…  bcdefgh…  cdefghi…')
   })
 
   it('keeps a value with line breaks and control characters on one row', async () => {
@@ -353,7 +400,7 @@ describe('writeList table', () => {
       [{ id: 'x', name: 'two\nlines\u001b[2J' }],
       options({ format: 'table', columns: ['id', 'name'] }),
     )
-    expect(t.stdout().trimEnd().split('\n')).toHaveLength(5)
+    expect(t.stdout().trimEnd().split('\n')).toHaveLength(2)
     expect(t.stdout()).toContain('two\\nlines\\x1b[2J')
     expect(t.stdout()).not.toMatch(ANSI)
   })

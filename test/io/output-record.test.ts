@@ -57,42 +57,82 @@ describe('writeRecord', () => {
     )
   })
 
-  it('table: one key/value line per column, unknown fields left out', async () => {
+  it('table: every field as aligned key: value lines, known ones first, unknown ones kept', async () => {
     const t = createTestIO({ stdoutIsTTY: true })
-    await writeRecord(
-      t.io,
-      chamber,
-      options({ format: 'table', columns: ['id', 'name', 'address'] }),
+    await writeRecord(t.io, { extra: [1, 2], ...chamber }, options({ format: 'table' }))
+    expect(t.stdout()).toBe(
+      [
+        'id:         c1',
+        'name:       Berlin Chamber of Commerce',
+        'type:       hq',
+        'status:     active',
+        'address:',
+        '  street:      Fasanenstr. 85',
+        '  city:        Berlin',
+        '  postal_code: 10623',
+        '  country:     DE',
+        'extra:      [1,2]',
+        'hq_id:',
+        'created_at: 2024-01-02T03:04:05Z',
+        'rating:     4.5',
+        '',
+      ].join('\n'),
     )
-    const lines = t.stdout().trimEnd().split('\n')
-    expect(lines[0]).toMatch(/^┌─+┬─+┐$/)
-    expect(t.stdout()).toMatch(/│ id +│ c1 +│/)
-    expect(t.stdout()).toMatch(/│ name +│ Berlin Chamber of Commerce +│/)
-    expect(t.stdout()).toContain('│ address │ {"street":"Fasanenstr. 85","city":"Berlin",')
-    expect(t.stdout()).not.toContain('rating')
     expect(t.stdout()).not.toMatch(ANSI)
   })
 
-  it('table: shows a field the record lacks with an empty value', async () => {
+  it('table: with --fields, exactly those paths, a missing one empty', async () => {
     const t = createTestIO({ stdoutIsTTY: true })
     await writeRecord(
       t.io,
       { id: 'c9' },
       options({ format: 'table', fields: ['id', 'address.city'] }),
     )
-    expect(t.stdout()).toMatch(/│ address\.city +│ +│/)
+    expect(t.stdout()).toBe('id:           c9\naddress.city:\n')
   })
 
-  it('table: bold keys with colour, cut values to fit the width', async () => {
-    const t = createTestIO({ stdoutIsTTY: true, stdoutWidth: 40 })
+  it('table: lists of records as tables under headings', async () => {
+    const t = createTestIO({ stdoutIsTTY: true, stdoutWidth: 60 })
+    const members = [
+      { id: 'm1', name: 'Ada Lovelace', email: 'ada@example.com', status: 'active' },
+      { id: 'm2', name: 'Alan Turing', email: 'alan@example.com', status: 'pending' },
+    ]
     await writeRecord(
       t.io,
-      chamber,
-      options({ format: 'table', color: true, fields: ['id', 'address'] }),
+      { id: 'c1', name: 'Berlin', members, events: [] },
+      options({
+        format: 'table',
+        sections: { members: ['id', 'email', 'status'], events: ['id'] },
+      }),
     )
-    expect(t.stdout()).toContain('\u001b[1maddress\u001b[22m')
-    expect(t.stdout()).toContain('…')
-    const plain = t.stdout().replace(ANSI_CODES, '')
-    for (const line of plain.trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(40)
+    expect(t.stdout()).toBe(
+      [
+        'id:   c1',
+        'name: Berlin',
+        '',
+        'Members (2)',
+        'id  email             status',
+        'm1  ada@example.com   active',
+        'm2  alan@example.com  pending',
+        '',
+        'Events (0)',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('table: bold keys with colour; long values wrap at spaces to fit the width', async () => {
+    const t = createTestIO({ stdoutIsTTY: true, stdoutWidth: 40 })
+    const note = 'a long note about this chamber that needs more than one line'
+    await writeRecord(t.io, { ...chamber, note }, options({ format: 'table', color: true }))
+    expect(t.stdout()).toContain('\u001b[1maddress:\u001b[22m')
+    const plain = t.stdout().replace(ANSI_CODES, '').trimEnd().split('\n')
+    for (const line of plain) expect(line.length).toBeLessThanOrEqual(40)
+    const at = plain.findIndex((line) => line.startsWith('note:'))
+    expect(plain.slice(at, at + 3)).toEqual([
+      'note:       a long note about this',
+      '            chamber that needs more than',
+      '            one line',
+    ])
   })
 })

@@ -104,20 +104,26 @@ describe('displayWidth', () => {
 })
 
 describe('fitColumns', () => {
+  const free = [false, true, true]
+
   it('leaves a table that fits alone', () => {
-    expect(fitColumns([10, 20, 30], 60)).toBeUndefined()
+    expect(fitColumns([10, 20, 26], free, 60)).toEqual([10, 20, 26])
   })
 
-  it('cuts the widest column first and leaves narrow ones whole', () => {
-    expect(fitColumns([6, 20, 80], 60)).toEqual([6, 20, 34])
+  it('cuts the widest free column first and leaves narrow ones whole', () => {
+    expect(fitColumns([6, 20, 80], free, 60)).toEqual([6, 20, 30])
   })
 
-  it('cuts wide columns to one common cap when one is not enough', () => {
-    expect(fitColumns([6, 50, 80], 60)).toEqual([6, 27, 27])
+  it('cuts wide free columns to one common cap when one is not enough', () => {
+    expect(fitColumns([6, 50, 80], free, 60)).toEqual([6, 25, 25])
   })
 
-  it('never goes below the minimum cell width, overflowing instead', () => {
-    const floor = MIN_CELL_WIDTH + 2
-    expect(fitColumns([40, 40, 40, 4], 20)).toEqual([floor, floor, floor, 4])
+  it('never cuts a whole column (ids, e-mails, dates), however wide', () => {
+    expect(fitColumns([30, 40, 40], [false, true, false], 84)).toEqual([30, 10, 40])
+  })
+
+  it('gives up below the minimum width of a free column', () => {
+    expect(fitColumns([40, 40, 4], [false, true, false], 50)).toBeUndefined()
+    expect(fitColumns([30, 40, 4], [false, true, false], 46)).toEqual([30, MIN_CELL_WIDTH, 4])
   })
 })

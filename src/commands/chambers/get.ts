@@ -5,6 +5,8 @@ import type { Context } from '../../cli/context.js'
 import { UsageError } from '../../errors.js'
 import { printRecord } from '../print.js'
 import { requireV2 } from '../version.js'
+import { EVENT_COLUMNS } from '../events/list.js'
+import { MEMBER_COLUMNS } from '../members/list.js'
 import { CHAMBER_COLUMNS } from './list.js'
 
 export type Options = { id: string; include?: string }
@@ -17,11 +19,19 @@ export async function get(opts: Options, ctx: Context): Promise<void> {
   requireV2(client.version, client.baseUrl, include ? '--include' : undefined)
   const chamber = await client.chambers.get(opts.id, { include })
   const { format } = ctx.globals
+  if (format === 'table') {
+    // Every field, and the included lists as tables under headings.
+    await printRecord(ctx, chamber, CHAMBER_COLUMNS, {
+      members: MEMBER_COLUMNS,
+      events: EVENT_COLUMNS,
+    })
+    return
+  }
   if (!include || format === 'json' || format === 'ndjson') {
     await printRecord(ctx, chamber, CHAMBER_COLUMNS)
     return
   }
-  // Rows have one value per column: included lists are shown by their size.
+  // TSV and CSV rows have one value per column: included lists are shown by their size.
   const counts = Object.fromEntries(
     include.map((name) => [name, Array.isArray(chamber[name]) ? chamber[name].length : 0]),
   )

@@ -16,7 +16,7 @@ export type Options = PagingFlags & {
   to?: string
 }
 
-const EVENT_COLUMNS = ['id', 'title', 'status', 'starts_at', 'ends_at', 'location']
+export const EVENT_COLUMNS = ['id', 'title', 'status', 'starts_at', 'ends_at', 'location']
 
 export async function list(opts: Options, ctx: Context): Promise<void> {
   checkId(opts.chamberId, 'chamber id')

@@ -9,7 +9,12 @@ import type { MemberCreate } from '../../api/schemas.js'
 import type { Context } from '../../cli/context.js'
 import { ExitCode, SilentError, describeError } from '../../errors.js'
 import type { InputRow } from '../../io/records-input.js'
-import { bulkSummary, reasonText, startBulkProgress, writeBulkResults } from '../../io/bulk-output.js'
+import {
+  bulkSummary,
+  reasonText,
+  startBulkProgress,
+  writeBulkResults,
+} from '../../io/bulk-output.js'
 
 export type BulkOptions = {
   chamberId: string
@@ -115,6 +120,7 @@ export async function addMany(client: Client, ctx: Context, opts: BulkOptions): 
         fields: globals.fields,
         color: globals.color,
         wide: globals.wide,
+        quiet: globals.quiet,
         failures: {
           columns: [byLine ? 'line' : 'row', 'status', 'email', 'reason'],
           view: (result) => {

@@ -9,7 +9,12 @@ import type { Chamber } from '../../api/schemas.js'
 import type { Context } from '../../cli/context.js'
 import { CliError, ExitCode, SilentError, describeError } from '../../errors.js'
 import { writeList } from '../../io/output.js'
-import { bulkSummary, reasonText, startBulkProgress, writeBulkResults } from '../../io/bulk-output.js'
+import {
+  bulkSummary,
+  reasonText,
+  startBulkProgress,
+  writeBulkResults,
+} from '../../io/bulk-output.js'
 import { requireV2 } from '../version.js'
 import { readFixture } from './fixture.js'
 import type { Fixture, FixtureChamber, FixtureMember } from './fixture.js'
@@ -265,14 +270,13 @@ async function printReport(
       fields: globals.fields,
       color: globals.color,
       wide: globals.wide,
+      quiet: globals.quiet,
       failures: { columns: ['kind', 'chamber', 'name', 'email', 'status', 'error'] },
     })
   }
   if (!globals.quiet) {
     io.err.write(
-      bulkSummary(summary, elapsedMs) +
-        (summary.unknown ? ' (check before retrying)' : '') +
-        '\n',
+      bulkSummary(summary, elapsedMs) + (summary.unknown ? ' (check before retrying)' : '') + '\n',
     )
   }
 }

@@ -1,0 +1,111 @@
+// One record for a person at a terminal (`chambers get`, what `create` and a single `add` made):
+// aligned `key: value` lines with every field the server sent, known ones first; an object
+// (the address) as an indented block under its key; lists of records (--include) as tables
+// under headings. Reached only through a dynamic import from output.ts.
+import stringWidth from 'string-width'
+import { renderTable, tableCell } from './table.js'
+import { escapeForTerminal, getPath } from './values.js'
+import type { OutputRecord } from './values.js'
+
+export type RecordViewOptions = {
+  color: boolean
+  width: number
+  // The fields to show first, in this order (dotted paths: their top-level key is used).
+  order: readonly string[]
+  // --fields: exactly these paths, nothing else.
+  fields?: readonly string[]
+  // The columns of lists of records shown as tables, by key (members, events).
+  sections?: Readonly<Record<string, readonly string[]>>
+}
+
+export type RenderedRecord = { text: string; dropped: string[] }
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isRecordList(value: unknown): value is Record<string, unknown>[] {
+  return Array.isArray(value) && value.every(isPlainObject)
+}
+
+export async function renderRecord(
+  record: OutputRecord,
+  opts: RecordViewOptions,
+): Promise<RenderedRecord> {
+  // A chalk of a fixed level: the caller has decided about colour (see table.ts).
+  const bold = opts.color
+    ? new (await import('chalk')).Chalk({ level: 1 }).bold
+    : (text: string) => text
+  const keys =
+    opts.fields ??
+    [...new Set([...opts.order.map((path) => path.split('.')[0]!), ...Object.keys(record)])].filter(
+      (key) => Object.hasOwn(record, key),
+    )
+  // Lists of records become tables: the ones the caller named, and any other non-empty one.
+  const lists = opts.fields
+    ? []
+    : keys.filter(
+        (key) =>
+          opts.sections?.[key] !== undefined ||
+          (isRecordList(record[key]) && (record[key] as unknown[]).length > 0),
+      )
+  const fields = keys.filter((key) => !lists.includes(key))
+  const width = Math.max(0, ...fields.map((key) => stringWidth(escapeForTerminal(key)) + 1))
+  const lines: string[] = []
+  const entry = (indent: string, key: string, pad: number, value: unknown) => {
+    const label = `${indent}${escapeForTerminal(key)}:`
+    if (isPlainObject(value) && Object.keys(value).length > 0) {
+      lines.push(bold(label))
+      const inner = Math.max(
+        ...Object.keys(value).map((k) => stringWidth(escapeForTerminal(k)) + 1),
+      )
+      for (const [k, v] of Object.entries(value)) entry(`${indent}  `, k, inner, v)
+      return
+    }
+    const start = stringWidth(indent) + pad + 1
+    const text = wrap(tableCell(value), opts.width - start).join(`\n${' '.repeat(start)}`)
+    // An empty value leaves no trailing spaces.
+    lines.push(
+      text === '' ? bold(label) : `${bold(label)}${' '.repeat(start - stringWidth(label))}${text}`,
+    )
+  }
+  for (const key of fields) entry('', key, width, opts.fields ? getPath(record, key) : record[key])
+
+  const dropped: string[] = []
+  for (const key of lists) {
+    const list = Array.isArray(record[key]) ? (record[key] as unknown[]).filter(isPlainObject) : []
+    lines.push('', bold(`${heading(key)} (${list.length})`))
+    if (list.length === 0) continue
+    const columns = opts.sections?.[key] ?? [...new Set(list.flatMap((item) => Object.keys(item)))]
+    const table = await renderTable(
+      columns,
+      list.map((item) => columns.map((column) => tableCell(getPath(item, column)))),
+      { color: opts.color, width: opts.width, mayDrop: true },
+    )
+    lines.push(table.text.trimEnd())
+    dropped.push(...table.dropped.filter((column) => !dropped.includes(column)))
+  }
+  return { text: `${lines.join('\n')}\n`, dropped }
+}
+
+function heading(key: string): string {
+  const words = key.replace(/_/g, ' ')
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}
+
+// Splits at spaces to fit `width` cells; a word longer than a line is kept whole (ids, e-mails).
+function wrap(text: string, width: number): string[] {
+  if (width <= 0 || stringWidth(text) <= width) return [text]
+  const lines: string[] = []
+  let current = ''
+  for (const word of text.split(' ')) {
+    const next = current === '' ? word : `${current} ${word}`
+    if (stringWidth(next) <= width || current === '') current = next
+    else {
+      lines.push(current)
+      current = word
+    }
+  }
+  lines.push(current)
+  return lines
+}
