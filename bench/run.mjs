@@ -13,6 +13,7 @@
 import autocannon from 'autocannon'
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -288,17 +289,34 @@ async function createChamber(base, token) {
   return (await api(base, token, '/chambers', { name, type: 'hq', address: { city: 'Bench' } })).id
 }
 
-async function api(base, token, path, body) {
-  const response = await fetch(base + path, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify(body),
+// A fresh connection per call: a kept-alive one may be closed by the server between the phases.
+function api(base, token, path, body) {
+  const text = JSON.stringify(body)
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      base + path,
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(text),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      },
+      (response) => {
+        let answer = ''
+        response.setEncoding('utf8').on('data', (chunk) => (answer += chunk))
+        response.on('end', () => {
+          if (response.statusCode >= 300)
+            reject(new Error(`POST ${path}: ${response.statusCode} ${answer}`))
+          else resolve(JSON.parse(answer))
+        })
+      },
+    )
+    request.on('error', reject)
+    request.end(text)
   })
-  if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`)
-  return response.json()
 }
 
 function median(values) {
