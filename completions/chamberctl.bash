@@ -55,7 +55,7 @@ __chamberctl_options() {
     'events list') REPLY+=' --status --from --to --page --per-page --all --limit' ;;
     'seed') REPLY+=' --concurrency --skip-existing --dry-run --report --verbose' ;;
     'api') REPLY+=' -X --method -f --raw-field -F --field --input -H --header --paginate -i --include' ;;
-    'sandbox') REPLY+=' --host --port --data --empty --token-ttl --client-id --client-secret --latency --fail-rate' ;;
+    'sandbox') REPLY+=' --host --port --data --empty --demo-members --token-ttl --client-id --client-secret --latency --fail-rate' ;;
   esac
 }
 
@@ -104,6 +104,7 @@ __chamberctl_option_value() {
     'sandbox|--host') REPLY=none ;;
     'sandbox|--port') REPLY=none ;;
     'sandbox|--data') REPLY=files ;;
+    'sandbox|--demo-members') REPLY=none ;;
     'sandbox|--token-ttl') REPLY=none ;;
     'sandbox|--client-id') REPLY=none ;;
     'sandbox|--client-secret') REPLY=none ;;

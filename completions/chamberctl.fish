@@ -135,6 +135,8 @@ function __chamberctl_takes_value
             return 0
         case 'sandbox|--data'
             return 0
+        case 'sandbox|--demo-members'
+            return 0
         case 'sandbox|--token-ttl'
             return 0
         case 'sandbox|--client-id'
@@ -325,8 +327,9 @@ complete -c chamberctl -n "__chamberctl_at 'api'" -s i -l include -d 'print the 
 
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l host -x -d 'address to listen on'
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l port -x -d 'port to listen on (0 picks a free one)'
-complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l data -r -F -d 'persist every write to this file (loaded at start when it exists)'
+complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l data -r -F -d 'keep the records in this SQLite database (created when missing)'
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l empty -d 'start without demo data'
+complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l demo-members -x -d 'add n generated members to the demo chamber ch_0001 before serving'
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l token-ttl -x -d 'lifetime of issued access tokens'
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l client-id -x -d 'client id to accept'
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l client-secret -x -d 'client secret to accept'

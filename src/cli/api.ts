@@ -1,6 +1,7 @@
 // Builds the API client for a command: where to connect (flags > env > profile, or the embedded
 // sandbox) and how to authenticate (CHAMBERCTL_TOKEN, client credentials from env or profile,
 // the profile's cached token). Imported only by commands that talk to the API.
+import { linkSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import v8 from 'node:v8'
 import { TokenManager } from '../api/auth.js'
@@ -101,32 +102,30 @@ function refuseInsecure(ctx: Context, baseUrl: string): void {
   }
 }
 
-// The wait for another `--sandbox` process to finish with the data file.
-const SANDBOX_LOCK_TIMEOUT_MS = 120_000
-
 async function embeddedSandbox(ctx: Context): Promise<Connection> {
-  const [{ startSandbox }, { holdLock }] = await Promise.all([
-    import('../sandbox/server.js'),
-    import('../config/lock.js'),
-  ])
+  const { startSandbox, importNotice } = await import('../sandbox/server.js')
   const dir = configDir(ctx.io.env)
   ensureConfigDir(dir)
-  const dataFile = join(dir, 'sandbox.json')
-  // Each run loads the whole data file and writes it back: two at once would lose records.
-  const release = await holdLock(`${dataFile}.lock`, {
-    timeoutMs: SANDBOX_LOCK_TIMEOUT_MS,
-    onWait: (pid) => {
-      if (!ctx.globals.quiet) {
-        ctx.io.err.write(
-          `Waiting for another chamberctl --sandbox (pid ${pid ?? '?'}) to finish…\n`,
-        )
-      }
-    },
-  })
-  ctx.cleanup.push(async () => release())
+  // Processes at once share the database; SQLite serializes their writes, one at a time.
+  const dataFile = join(dir, 'sandbox.db')
+  adoptJsonDataFile(join(dir, 'sandbox.json'), dataFile)
   const sandbox = await startSandbox({ port: 0, dataFile })
   ctx.cleanup.push(() => sandbox.close())
+  if (sandbox.imported && !ctx.globals.quiet) {
+    ctx.io.err.write(`${importNotice(dataFile, sandbox.imported)}\n`)
+  }
   return { baseUrl: sandbox.baseUrl(ctx.globals.sandbox!), ...sandbox.credentials }
+}
+
+// Earlier versions kept the embedded sandbox's data in sandbox.json. It becomes sandbox.db (and
+// is imported when opened) unless that exists already; a link fails rather than replace it.
+function adoptJsonDataFile(json: string, database: string): void {
+  try {
+    linkSync(json, database)
+  } catch {
+    return
+  }
+  rmSync(json, { force: true })
 }
 
 // Precedence is flags > env > profile for each value. A profile's credentials serve every base

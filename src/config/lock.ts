@@ -62,15 +62,14 @@ async function acquire(lockPath: string, options: Required<LockOptions>): Promis
   }
 }
 
-// A lock held for as long as this process runs (the embedded sandbox, whose data file one process
-// at a time may own). It is stale only once its holder is dead, whatever its age. Resolves to the
+// A lock held across awaits for as long as a slow job needs (the sandbox's one-time import of a
+// JSON data file). It is stale only once its holder is dead, whatever its age. Resolves to the
 // function that releases it.
 export async function holdLock(
   lockPath: string,
-  options: { timeoutMs: number; onWait?: (holder: number | undefined) => void },
+  options: { timeoutMs: number },
 ): Promise<() => void> {
   const deadline = Date.now() + options.timeoutMs
-  let told = false
   for (;;) {
     try {
       mkdirSync(lockPath, { mode: 0o700 })
@@ -94,8 +93,6 @@ export async function holdLock(
           'try again when it has finished',
       )
     }
-    if (!told) options.onWait?.(holder)
-    told = true
     await sleep(20 + Math.random() * 30)
   }
 }
@@ -109,7 +106,7 @@ function holderOf(lockPath: string): number | undefined {
   }
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true

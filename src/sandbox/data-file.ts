@@ -1,82 +1,122 @@
-// Durable storage for the sandbox's `--data FILE`. Every write goes to a temporary file that is
-// fsynced and renamed over the real one, so a crash at any moment leaves either the previous or
-// the next complete file. Commits that arrive while a write is on disk are grouped into the next
-// write, so 200 concurrent creates cost a handful of fsyncs, not 200.
-import { open, readFile, rename, unlink } from 'node:fs/promises'
-import { dirname } from 'node:path'
+// The file behind `--data FILE`: what it holds (a SQLite database, or the JSON data file of an
+// earlier chamberctl, to be imported), the temporary files beside it, and replacing it whole.
+import { closeSync, fsyncSync, openSync, readSync, readFileSync, readdirSync } from 'node:fs'
+import { renameSync, rmSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import * as z from 'zod/mini'
+import { chamberSchema, eventSchema, memberSchema } from '../api/schemas.js'
+import type { Chamber, Event, Member } from '../api/schemas.js'
+import { isAlive } from '../config/lock.js'
 
-export async function readDataFile(path: string): Promise<string | undefined> {
+export type StoredChamber = Chamber & { name: string; type: string; created_at: string }
+export type StoredMember = Member & { chamber_id: string; email: string; joined_at: string }
+export type StoredEvent = Event & { chamber_id: string; starts_at: string; ends_at: string }
+
+export type Dataset = {
+  chambers: StoredChamber[]
+  members: StoredMember[]
+  events: StoredEvent[]
+}
+
+export class DataFileError extends Error {}
+
+const JSON_FORMAT = 'chamberctl-sandbox/1'
+
+const jsonDataFileSchema = z.object({
+  format: z.literal(JSON_FORMAT),
+  chambers: z.array(
+    z.extend(chamberSchema, { name: z.string(), type: z.string(), created_at: z.string() }),
+  ),
+  members: z.array(
+    z.extend(memberSchema, { chamber_id: z.string(), email: z.string(), joined_at: z.string() }),
+  ),
+  events: z.array(
+    z.extend(eventSchema, { chamber_id: z.string(), starts_at: z.string(), ends_at: z.string() }),
+  ),
+})
+
+const SQLITE_HEADER = 'SQLite format 3\0'
+
+// 'sqlite' also for a file that does not exist yet or is empty: SQLite makes a database of it.
+export function dataFileKind(path: string): 'sqlite' | 'json' {
+  let head: string
   try {
-    return await readFile(path, 'utf8')
+    const fd = openSync(path, 'r')
+    try {
+      const buffer = Buffer.alloc(SQLITE_HEADER.length)
+      head = buffer.toString('latin1', 0, readSync(fd, buffer))
+    } finally {
+      closeSync(fd)
+    }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'sqlite'
     throw error
+  }
+  if (head === '' || head === SQLITE_HEADER) return 'sqlite'
+  if (/^\s*[[{]/.test(head)) return 'json'
+  throw new DataFileError(`${path} is neither a SQLite database nor a chamberctl data file`)
+}
+
+export function readJsonDataFile(path: string): Dataset {
+  let json: unknown
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'))
+  } catch {
+    throw new DataFileError(`${path} is not valid JSON`)
+  }
+  const parsed = jsonDataFileSchema.safeParse(json)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new DataFileError(
+      `${path} is not a chamberctl sandbox data file (${issue?.path.join('.') || 'format'}: ${issue?.message})`,
+    )
+  }
+  return parsed.data
+}
+
+// Where this process builds a file that replaces `path`. Earlier versions wrote their atomic
+// rewrites to the same name, so one cleanup serves both.
+export function temporaryPath(path: string): string {
+  return `${path}.${process.pid}.tmp`
+}
+
+// Temporary files of processes that died before renaming them (kill -9). A live process's file
+// is its own business.
+export function removeLeftovers(path: string): void {
+  const dir = dirname(path)
+  const pattern = new RegExp(`^${escapeRegExp(basename(path))}\\.(\\d+)\\.tmp(-journal)?$`)
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const pid = pattern.exec(name)?.[1]
+    if (pid && !isAlive(Number(pid))) rmSync(join(dir, name), { force: true })
   }
 }
 
-export async function writeFileAtomic(path: string, contents: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`
-  const file = await open(temporary, 'w', 0o600)
+// Renames a finished file over `path`, durably: the file's data first, then the directory entry.
+export function replaceFile(temporary: string, path: string): void {
+  syncPath(temporary)
+  renameSync(temporary, path)
   try {
-    await file.writeFile(contents)
-    await file.sync()
-  } finally {
-    await file.close()
-  }
-  try {
-    await rename(temporary, path)
-  } catch (error) {
-    await unlink(temporary).catch(() => {})
-    throw error
-  }
-  // The rename itself is durable only once the directory entry is.
-  const directory = await open(dirname(path), 'r')
-  try {
-    await directory.sync()
+    syncPath(dirname(path))
   } catch {
     // Some filesystems refuse fsync on a directory; the rename has still happened.
-  } finally {
-    await directory.close()
   }
 }
 
-type Waiter = { resolve: () => void; reject: (error: unknown) => void }
-
-export class GroupCommitter {
-  private waiters: Waiter[] = []
-  private running: Promise<void> | undefined
-
-  constructor(
-    private readonly path: string,
-    private readonly serialize: () => string,
-  ) {}
-
-  // Resolves once a snapshot taken after this call is on disk.
-  commit(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.waiters.push({ resolve, reject })
-      this.running ??= this.drain()
-    })
+function syncPath(path: string): void {
+  const fd = openSync(path, 'r')
+  try {
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
   }
+}
 
-  // Resolves when no write is under way: every commit so far has settled.
-  async settled(): Promise<void> {
-    while (this.running) await this.running
-  }
-
-  private async drain(): Promise<void> {
-    while (this.waiters.length > 0) {
-      const batch = this.waiters
-      this.waiters = []
-      try {
-        await writeFileAtomic(this.path, this.serialize())
-        for (const waiter of batch) waiter.resolve()
-      } catch (error) {
-        for (const waiter of batch) waiter.reject(error)
-        // Let the failed writers roll their records back before the next snapshot is taken.
-        await new Promise((resolve) => setImmediate(resolve))
-      }
-    }
-    this.running = undefined
-  }
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

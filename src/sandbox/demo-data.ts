@@ -188,24 +188,8 @@ export function demoDataset(now: number): Dataset {
       status: seed.status,
       created_at: new Date(EPOCH + c * 3 * DAY).toISOString(),
     })
-    const domain = seed.address.city!.toLowerCase().replace(/ü/g, 'ue') + '.example.com'
-    for (let i = 0; i < seed.members; i++) {
-      const n = ++memberSeq
-      const first = FIRST[i % FIRST.length]!
-      const last = LAST[Math.floor(i / FIRST.length) % LAST.length]!
-      const round = Math.floor(i / (FIRST.length * LAST.length))
-      members.push({
-        id: 'mb_' + String(n).padStart(6, '0'),
-        chamber_id: id,
-        name: `${first} ${last}`,
-        email: `${first}.${last}${round ? round + 1 : ''}@${domain}`.toLowerCase(),
-        phone: i % 4 === 3 ? null : `+49 30 ${String(1_000_000 + ((n * 7919) % 9_000_000))}`,
-        membership_type: MEMBERSHIP_TYPES[(i * 3) % MEMBERSHIP_TYPES.length]!,
-        status: i % 7 === 3 ? 'inactive' : i % 11 === 5 ? 'pending' : 'active',
-        // Scrambled so that sorting by joined_at differs from the default (creation) order.
-        joined_at: new Date(EPOCH + ((i * 37) % 400) * DAY + (i % 24) * 3_600_000).toISOString(),
-      })
-    }
+    for (let i = 0; i < seed.members; i++)
+      members.push(demoMember(id, domainOf(seed), i, ++memberSeq))
     for (let e = 0; e < seed.events; e++) {
       const n = ++eventSeq
       const status = EVENT_STATUS_CYCLE[e % EVENT_STATUS_CYCLE.length]!
@@ -232,6 +216,32 @@ export function demoDataset(now: number): Dataset {
     }
   })
   return { chambers, members, events }
+}
+
+// The i-th member of a demo chamber, with the sandbox's n-th member id. Its e-mail address is
+// unique in the chamber for every i.
+export function demoMember(chamberId: string, domain: string, i: number, n: number): StoredMember {
+  const first = FIRST[i % FIRST.length]!
+  const last = LAST[Math.floor(i / FIRST.length) % LAST.length]!
+  const round = Math.floor(i / (FIRST.length * LAST.length))
+  return {
+    id: 'mb_' + String(n).padStart(6, '0'),
+    chamber_id: chamberId,
+    name: `${first} ${last}`,
+    email: `${first}.${last}${round ? round + 1 : ''}@${domain}`.toLowerCase(),
+    phone: i % 4 === 3 ? null : `+49 30 ${String(1_000_000 + ((n * 7919) % 9_000_000))}`,
+    membership_type: MEMBERSHIP_TYPES[(i * 3) % MEMBERSHIP_TYPES.length]!,
+    status: i % 7 === 3 ? 'inactive' : i % 11 === 5 ? 'pending' : 'active',
+    // Scrambled so that sorting by joined_at differs from the default (creation) order.
+    joined_at: new Date(EPOCH + ((i * 37) % 400) * DAY + (i % 24) * 3_600_000).toISOString(),
+  }
+}
+
+// The e-mail domain of the large demo chamber's members.
+export const DEMO_LARGE_CHAMBER_DOMAIN = domainOf(CHAMBERS[0]!)
+
+function domainOf(seed: ChamberSeed): string {
+  return seed.address.city!.toLowerCase().replace(/ü/g, 'ue') + '.example.com'
 }
 
 function chamberId(index: number): string {

@@ -19,7 +19,9 @@ import {
 import type { ApiVersion, FieldErrors, ListEnvelope, SortableResource } from '../api/schemas.js'
 import type { TokenIssuer } from './auth.js'
 import { HttpError, notFound, readJsonBody, validationError } from './http.js'
-import type { Store, StoredChamber, StoredEvent, StoredMember } from './store.js'
+import { DuplicateEmailError } from './store.js'
+import type { ChamberRow, Found, PageRequest, Store, StoredChamber } from './store.js'
+import type { StoredEvent, StoredMember } from './store.js'
 
 export type RouteContext = {
   version: ApiVersion
@@ -129,7 +131,7 @@ const EVENT_FILTERS: Filters = {
   date_to: isoDateSchema,
 }
 
-type ListQuery = { page: number; perPage: number; filters: Record<string, string>; sort?: string }
+type ListQuery = PageRequest & { filters: Record<string, string> }
 
 const V2_ONLY = 'is not supported by v1; it is available in v2'
 
@@ -148,7 +150,7 @@ function parseListQuery(
   if (!paging.success) Object.assign(fields, toFieldErrors(paging.error))
 
   const filters: Record<string, string> = {}
-  let sort: string | undefined
+  let sort: PageRequest['sort']
   for (const [key, value] of ctx.query) {
     const filter = /^filter\[(.*)\]$/.exec(key)?.[1]
     if (filter === undefined && key !== 'sort') continue
@@ -158,7 +160,8 @@ function parseListQuery(
     }
     if (key === 'sort') {
       const parsed = sortParamSchema(resource).safeParse(value)
-      if (parsed.success) sort = value
+      const descending = value.startsWith('-')
+      if (parsed.success) sort = { field: descending ? value.slice(1) : value, descending }
       else add('sort', parsed.error.issues[0]!.message)
       continue
     }
@@ -180,32 +183,13 @@ function parseListQuery(
   }
 }
 
-const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
-
-function sortRecords<T extends { id: string }>(records: T[], sort: string | undefined): T[] {
-  if (!sort) return records
-  const descending = sort.startsWith('-')
-  const field = descending ? sort.slice(1) : sort
-  const value = (record: T) => String((record as Record<string, unknown>)[field] ?? '')
-  const direction = descending ? -1 : 1
-  // Ties keep creation order, so paging through a sorted list is stable.
-  return records
-    .map((record, index) => ({ record, index }))
-    .sort(
-      (a, b) => direction * collator.compare(value(a.record), value(b.record)) || a.index - b.index,
-    )
-    .map(({ record }) => record)
+// Sorted the way Intl.Collator('en', { sensitivity: 'base', numeric: true }) compares, ties in
+// creation order: the store keeps a sort key for that (sort-key.ts).
+function envelope<T>({ records, total }: Found<T>, query: ListQuery): ListEnvelope<T> {
+  return { data: records, meta: { current_page: query.page, per_page: query.perPage, total } }
 }
 
-function paginate<T>(records: T[], query: ListQuery): ListEnvelope<T> {
-  const start = (query.page - 1) * query.perPage
-  return {
-    data: records.slice(start, start + query.perPage),
-    meta: { current_page: query.page, per_page: query.perPage, total: records.length },
-  }
-}
-
-function requireChamber(ctx: RouteContext): StoredChamber {
+function requireChamber(ctx: RouteContext): ChamberRow {
   const id = ctx.segments[1]!
   const chamber = ctx.store.getChamber(id)
   if (!chamber) throw notFound(`chamber ${id} not found`)
@@ -215,18 +199,14 @@ function requireChamber(ctx: RouteContext): StoredChamber {
 function listChambers(ctx: RouteContext): Answer {
   const query = parseListQuery(ctx, 'chambers', CHAMBER_FILTERS)
   const { type, status } = query.filters
-  const records = ctx.store
-    .listChambers()
-    .filter((c) => (!type || c.type === type) && (!status || c.status === status))
-  return { status: 200, body: paginate(sortRecords(records, query.sort), query) }
+  return { status: 200, body: envelope(ctx.store.listChambers({ type, status }, query), query) }
 }
 
 function listMembers(ctx: RouteContext): Answer {
   const chamber = requireChamber(ctx)
   const query = parseListQuery(ctx, 'members', MEMBER_FILTERS)
-  const { status } = query.filters
-  const records = ctx.store.membersOf(chamber.id).filter((m) => !status || m.status === status)
-  return { status: 200, body: paginate(sortRecords(records, query.sort), query) }
+  const found = ctx.store.listMembers(chamber, query.filters.status, query)
+  return { status: 200, body: envelope(found, query) }
 }
 
 function listEvents(ctx: RouteContext): Answer {
@@ -239,22 +219,14 @@ function listEvents(ctx: RouteContext): Answer {
       'filter[date_to]': ['must not be before filter[date_from]'],
     })
   }
-  // An event matches when it overlaps [from, to].
-  const records = ctx.store
-    .eventsOf(chamber.id)
-    .filter(
-      (e: StoredEvent) =>
-        (!status || e.status === status) &&
-        Date.parse(e.ends_at) >= from &&
-        Date.parse(e.starts_at) <= to,
-    )
-  return { status: 200, body: paginate(sortRecords(records, query.sort), query) }
+  const found = ctx.store.listEvents(chamber, { status, from, to }, query)
+  return { status: 200, body: envelope(found, query) }
 }
 
 function getChamber(ctx: RouteContext): Answer {
   const chamber = requireChamber(ctx)
   const include = ctx.query.get('include')
-  if (include === null) return { status: 200, body: chamber }
+  if (include === null) return { status: 200, body: chamber.record }
   if (ctx.version === 'v1')
     throw validationError('invalid query parameters', { include: [V2_ONLY] })
   const parsed = includeSchema.safeParse(include)
@@ -264,17 +236,19 @@ function getChamber(ctx: RouteContext): Answer {
     })
   }
   const wanted = parsed.data
-  const body: StoredChamber & { members?: StoredMember[]; events?: StoredEvent[] } = { ...chamber }
-  if (wanted.includes('members')) body.members = ctx.store.membersOf(chamber.id)
-  if (wanted.includes('events')) body.events = ctx.store.eventsOf(chamber.id)
+  const body: StoredChamber & { members?: StoredMember[]; events?: StoredEvent[] } = {
+    ...chamber.record,
+  }
+  if (wanted.includes('members')) body.members = ctx.store.allMembers(chamber)
+  if (wanted.includes('events')) body.events = ctx.store.allEvents(chamber)
   return { status: 200, body }
 }
 
 function getMember(ctx: RouteContext): Answer {
   const chamber = requireChamber(ctx)
   const id = ctx.segments[3]!
-  const member = ctx.store.membersOf(chamber.id).find((m) => m.id === id)
-  if (!member) throw notFound(`member ${id} not found in chamber ${chamber.id}`)
+  const member = ctx.store.getMember(chamber, id)
+  if (!member) throw notFound(`member ${id} not found in chamber ${chamber.record.id}`)
   return { status: 200, body: member }
 }
 
@@ -308,15 +282,15 @@ async function createChamber(ctx: RouteContext): Promise<Answer> {
   const body = await readCreateBody(ctx, chamberCreateSchema, SERVER_FIELDS.chamber)
   const { name, type, hq_id, address, status, ...extra } = body
   if (type === 'subsidiary') {
-    const hq = ctx.store.getChamber(hq_id!)
+    const hq = ctx.store.getChamber(hq_id!)?.record
     if (!hq || hq.type !== 'hq') {
       throw validationError('validation failed', {
         hq_id: [hq ? `${hq_id} is not an hq chamber` : `no chamber ${hq_id}`],
       })
     }
   }
-  const chamber: StoredChamber = {
-    id: ctx.store.nextId('chamber'),
+  const chamber = ctx.store.addChamber((id) => ({
+    id,
     name,
     type,
     hq_id: hq_id ?? null,
@@ -324,8 +298,7 @@ async function createChamber(ctx: RouteContext): Promise<Answer> {
     status: status ?? 'active',
     created_at: new Date(ctx.now()).toISOString(),
     ...extra,
-  }
-  await ctx.store.addChamber(chamber)
+  }))
   return {
     status: 201,
     body: chamber,
@@ -337,26 +310,25 @@ async function addMember(ctx: RouteContext): Promise<Answer> {
   const chamber = requireChamber(ctx)
   const body = await readCreateBody(ctx, memberCreateSchema, SERVER_FIELDS.member)
   const { name, email, phone, membership_type, status, ...extra } = body
-  const taken = ctx.store
-    .membersOf(chamber.id)
-    .some((m) => m.email.toLowerCase() === email.toLowerCase())
-  if (taken) {
+  let member: StoredMember
+  try {
+    member = ctx.store.addMember(chamber, (id) => ({
+      id,
+      chamber_id: chamber.record.id,
+      name,
+      email,
+      phone: phone ?? null,
+      membership_type,
+      status: status ?? 'active',
+      joined_at: new Date(ctx.now()).toISOString(),
+      ...extra,
+    }))
+  } catch (error) {
+    if (!(error instanceof DuplicateEmailError)) throw error
     throw validationError('validation failed', {
-      email: [`${email} is already a member of ${chamber.id}`],
+      email: [`${email} is already a member of ${chamber.record.id}`],
     })
   }
-  const member: StoredMember = {
-    id: ctx.store.nextId('member'),
-    chamber_id: chamber.id,
-    name,
-    email,
-    phone: phone ?? null,
-    membership_type,
-    status: status ?? 'active',
-    joined_at: new Date(ctx.now()).toISOString(),
-    ...extra,
-  }
-  await ctx.store.addMember(member)
-  const path = `/${ctx.version}/chambers/${encodeURIComponent(chamber.id)}/members/${encodeURIComponent(member.id)}`
+  const path = `/${ctx.version}/chambers/${encodeURIComponent(chamber.record.id)}/members/${encodeURIComponent(member.id)}`
   return { status: 201, body: member, headers: { location: path } }
 }

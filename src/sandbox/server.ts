@@ -8,11 +8,18 @@ import { API_VERSIONS } from '../api/schemas.js'
 import type { ApiVersion } from '../api/schemas.js'
 import { TokenIssuer } from './auth.js'
 import type { Credentials } from './auth.js'
-import { demoDataset, emptyDataset } from './demo-data.js'
+import {
+  DEMO_LARGE_CHAMBER_DOMAIN,
+  DEMO_LARGE_CHAMBER_ID,
+  demoDataset,
+  demoMember,
+} from './demo-data.js'
+import { emptyDataset } from './demo-data.js'
 import { HttpError, notFound, sendJson } from './http.js'
 import { isTokenRoute, route } from './routes.js'
 import type { Answer, RouteContext } from './routes.js'
-import { Store } from './store.js'
+import { DataFileError, Store } from './store.js'
+import type { Opened } from './store.js'
 
 export const DEFAULT_CREDENTIALS: Credentials = {
   clientId: 'sandbox-client',
@@ -23,9 +30,12 @@ export type SandboxOptions = {
   host?: string
   // 0 picks a free port.
   port?: number
-  // Persist every write here; loaded on start when it exists.
+  // The SQLite database to use, created when it does not exist (in memory without one). A JSON
+  // data file of an earlier version is imported into a database at the same path.
   dataFile?: string
   empty?: boolean
+  // Members to add to the large demo chamber before serving, generated like the demo data.
+  demoMembers?: number
   tokenTtlSeconds?: number
   clientId?: string
   clientSecret?: string
@@ -45,6 +55,8 @@ export type Sandbox = {
   port: number
   baseUrl(version: ApiVersion): string
   credentials: Credentials
+  // What a JSON data file held when it was imported at start.
+  imported?: Opened['imported']
   close(): Promise<void>
 }
 
@@ -62,9 +74,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clientSecret: options.clientSecret ?? DEFAULT_CREDENTIALS.clientSecret,
   }
   const initial = () => (options.empty ? emptyDataset() : demoDataset(now()))
-  const store = options.dataFile
-    ? await Store.open(options.dataFile, initial)
-    : Store.inMemory(initial())
+  const { store, imported } = await Store.open({ path: options.dataFile, initial })
+  try {
+    if (options.demoMembers) addDemoMembers(store, options.demoMembers)
+  } catch (error) {
+    store.close()
+    throw error
+  }
   const tokens = new TokenIssuer(credentials, options.tokenTtlSeconds ?? 3600, now)
 
   async function answer(req: IncomingMessage): Promise<Answer> {
@@ -128,10 +144,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   const server = createServer((req, res) => void handle(req, res))
+  server.once('close', () => store.close())
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
+    server.once('error', (error) => {
+      store.close()
+      reject(error)
+    })
     server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject)
+      server.removeAllListeners('error')
       resolve()
     })
   })
@@ -144,14 +164,32 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port: address.port,
     baseUrl: (version) => `${origin}/${version}`,
     credentials,
+    imported,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeIdleConnections()
       })
-      await store.flush()
     },
   }
+}
+
+// The line that tells a user that their JSON data file is now a database.
+export function importNotice(path: string, imported: NonNullable<Opened['imported']>): string {
+  const { chambers, members, events } = imported
+  return `Imported ${path}, a JSON data file of an earlier chamberctl (${chambers} chambers, ${members} members, ${events} events), into a SQLite database at the same path.`
+}
+
+function addDemoMembers(store: Store, count: number): void {
+  const chamber = store.getChamber(DEMO_LARGE_CHAMBER_ID)
+  if (!chamber) {
+    throw new DataFileError(
+      `--demo-members adds to the demo chamber ${DEMO_LARGE_CHAMBER_ID}, which this sandbox does not have`,
+    )
+  }
+  store.addMembers(chamber, count, (i, n) =>
+    demoMember(DEMO_LARGE_CHAMBER_ID, DEMO_LARGE_CHAMBER_DOMAIN, i, n),
+  )
 }
 
 function decodeSegment(segment: string): string {

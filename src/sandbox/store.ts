@@ -1,161 +1,497 @@
-// The sandbox's records in memory, with optional persistence to a data file.
-import * as z from 'zod/mini'
-import { chamberSchema, eventSchema, memberSchema } from '../api/schemas.js'
-import type { Chamber, Event, Member } from '../api/schemas.js'
-import { GroupCommitter, readDataFile, writeFileAtomic } from './data-file.js'
+// The sandbox's records in SQLite (node:sqlite): in memory, or in the `--data` file, which several
+// processes may use at once. Each record is kept as its JSON text, as it was created, beside the
+// columns its filters and sorts need: every sortable value as a sort key (sort-key.ts), so that a
+// page of a million members is one indexed query. Writes are single transactions in WAL mode.
+import { closeSync, openSync } from 'node:fs'
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite'
+import { SORT_FIELDS } from '../api/constants.js'
+import type { SortableResource } from '../api/constants.js'
+import { holdLock } from '../config/lock.js'
+import { DataFileError, dataFileKind, readJsonDataFile, removeLeftovers } from './data-file.js'
+import { replaceFile, temporaryPath } from './data-file.js'
+import type { Dataset, StoredChamber, StoredEvent, StoredMember } from './data-file.js'
+import { sortKey } from './sort-key.js'
+import { loadSqlite } from './sqlite.js'
 
-export type StoredChamber = Chamber & { name: string; type: string; created_at: string }
-export type StoredMember = Member & { chamber_id: string; email: string; joined_at: string }
-export type StoredEvent = Event & { chamber_id: string; starts_at: string; ends_at: string }
+export { DataFileError }
+export type { Dataset, StoredChamber, StoredEvent, StoredMember }
 
-export type Dataset = {
-  chambers: StoredChamber[]
-  members: StoredMember[]
-  events: StoredEvent[]
-}
+const FORMAT = 'chamberctl-sandbox/2'
+// How long a write waits for another process's write to finish.
+const BUSY_TIMEOUT_MS = 30_000
+// How long a process waits for another one importing the same JSON data file.
+const IMPORT_TIMEOUT_MS = 10 * 60_000
 
-const DATA_FORMAT = 'chamberctl-sandbox/1'
-
-const dataFileSchema = z.object({
-  format: z.literal(DATA_FORMAT),
-  chambers: z.array(
-    z.extend(chamberSchema, { name: z.string(), type: z.string(), created_at: z.string() }),
-  ),
-  members: z.array(
-    z.extend(memberSchema, { chamber_id: z.string(), email: z.string(), joined_at: z.string() }),
-  ),
-  events: z.array(
-    z.extend(eventSchema, { chamber_id: z.string(), starts_at: z.string(), ends_at: z.string() }),
-  ),
-})
+// Page cache sizes in KiB, negated as PRAGMA cache_size takes them: enough for the upper levels of
+// every index of a million members, and a large one while a fill builds its indexes.
+const CACHE_KIB = -16 * 1024
+const FILL_CACHE_KIB = -256 * 1024
 
 const ID_PREFIX = { chamber: 'ch_', member: 'mb_', event: 'ev_' } as const
 type Kind = keyof typeof ID_PREFIX
+const TABLE = { chamber: 'chambers', member: 'members', event: 'events' } as const
 
-export class DataFileError extends Error {}
+const key = (field: string) => `k_${field}`
+const keyColumns = (resource: SortableResource) =>
+  SORT_FIELDS[resource].map((field) => `${key(field)} TEXT NOT NULL`).join(', ')
+
+// Members get an index for every sort field, alone and after the status filter; chambers and
+// events, which no API call adds in bulk, for their filters and the spec's sort fields.
+const MEMBER_INDEXES = SORT_FIELDS.members.flatMap((field) => [
+  `CREATE INDEX IF NOT EXISTS members_by_${field} ON members (chamber, ${key(field)})`,
+  ...(field === 'status'
+    ? []
+    : [
+        `CREATE INDEX IF NOT EXISTS members_by_status_${field} ON members (chamber, status, ${key(field)})`,
+      ]),
+])
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`,
+  // The next number of each kind of id; kept above every id of that form the database holds.
+  `CREATE TABLE IF NOT EXISTS counters (kind TEXT PRIMARY KEY, next INTEGER NOT NULL) WITHOUT ROWID`,
+  `CREATE TABLE IF NOT EXISTS chambers (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
+    type TEXT, status TEXT, ${keyColumns('chambers')}, body TEXT NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS chambers_by_name ON chambers (${key('name')})`,
+  `CREATE INDEX IF NOT EXISTS chambers_by_created ON chambers (${key('created_at')})`,
+  `CREATE INDEX IF NOT EXISTS chambers_by_type ON chambers (type, status, ${key('name')})`,
+  `CREATE INDEX IF NOT EXISTS chambers_by_status ON chambers (status, ${key('name')})`,
+  `CREATE TABLE IF NOT EXISTS members (seq INTEGER PRIMARY KEY, chamber INTEGER NOT NULL,
+    id TEXT NOT NULL, status TEXT, email TEXT NOT NULL, ${keyColumns('members')},
+    body TEXT NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS members_of ON members (chamber)`,
+  `CREATE INDEX IF NOT EXISTS members_of_status ON members (chamber, status)`,
+  // `email` holds the address in lower case: unique per chamber, whatever the case.
+  `CREATE UNIQUE INDEX IF NOT EXISTS members_email ON members (chamber, email)`,
+  ...MEMBER_INDEXES,
+  // A list's total without counting a million index entries; kept by the trigger.
+  `CREATE TABLE IF NOT EXISTS member_counts (chamber INTEGER NOT NULL, status TEXT NOT NULL,
+    n INTEGER NOT NULL, PRIMARY KEY (chamber, status)) WITHOUT ROWID`,
+  `CREATE TRIGGER IF NOT EXISTS members_counted AFTER INSERT ON members BEGIN
+    INSERT INTO member_counts VALUES (new.chamber, coalesce(new.status, ''), 1)
+    ON CONFLICT DO UPDATE SET n = n + 1; END`,
+  `CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, chamber INTEGER NOT NULL,
+    id TEXT NOT NULL, status TEXT, starts REAL, ends REAL, ${keyColumns('events')},
+    body TEXT NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS events_of ON events (chamber)`,
+  `CREATE INDEX IF NOT EXISTS events_by_date ON events (chamber, starts, ends)`,
+  `CREATE INDEX IF NOT EXISTS events_by_status ON events (chamber, status, starts, ends)`,
+]
+
+export type Sort = { field: string; descending: boolean }
+export type PageRequest = { page: number; perPage: number; sort?: Sort }
+export type Found<T> = { records: T[]; total: number }
+// A chamber and the row number that its members and events refer to.
+export type ChamberRow = { seq: number; record: StoredChamber }
+export type EventWindow = { status?: string; from: number; to: number }
+
+export type OpenOptions = {
+  // The database file; in memory without one.
+  path?: string
+  // The records of a new database.
+  initial: () => Dataset
+}
+
+export type Opened = {
+  store: Store
+  // Set when the file was a JSON data file of an earlier version, now imported.
+  imported?: { chambers: number; members: number; events: number }
+}
+
+export class DuplicateEmailError extends Error {}
 
 export class Store {
-  private readonly chambers = new Map<string, StoredChamber>()
-  private readonly members = new Map<string, StoredMember[]>()
-  private readonly events = new Map<string, StoredEvent[]>()
-  private readonly next: Record<Kind, number> = { chamber: 1, member: 1, event: 1 }
-  private committer: GroupCommitter | undefined
+  private readonly statements = new Map<string, StatementSync>()
+  private open = true
 
-  private constructor(dataset: Dataset) {
-    for (const chamber of dataset.chambers) this.chambers.set(chamber.id, chamber)
-    for (const member of dataset.members) this.listOf(this.members, member.chamber_id).push(member)
-    for (const event of dataset.events) this.listOf(this.events, event.chamber_id).push(event)
-    this.advance('chamber', dataset.chambers)
-    this.advance('member', dataset.members)
-    this.advance('event', dataset.events)
+  private constructor(
+    private readonly db: DatabaseSync,
+    private readonly location: string,
+  ) {}
+
+  static async open({ path, initial }: OpenOptions): Promise<Opened> {
+    if (path === undefined) return { store: Store.create(':memory:', initial) }
+    removeLeftovers(path)
+    let imported: Opened['imported']
+    if (dataFileKind(path) === 'json') imported = await Store.importJson(path)
+    else createPrivateFile(path)
+    return { store: Store.create(path, initial), imported }
   }
 
-  static inMemory(dataset: Dataset): Store {
-    return new Store(dataset)
-  }
-
-  // Loads the data file, or creates it from `initial` when it does not exist yet.
-  static async open(path: string, initial: () => Dataset): Promise<Store> {
-    const text = await readDataFile(path)
-    let store: Store
-    if (text === undefined) {
-      store = new Store(initial())
-      await writeFileAtomic(path, store.serialize())
-    } else {
-      store = new Store(parseDataFile(path, text))
-    }
-    store.committer = new GroupCommitter(path, () => store.serialize())
-    return store
-  }
-
-  listChambers(): StoredChamber[] {
-    return [...this.chambers.values()]
-  }
-
-  getChamber(id: string): StoredChamber | undefined {
-    return this.chambers.get(id)
-  }
-
-  membersOf(chamberId: string): StoredMember[] {
-    return this.members.get(chamberId) ?? []
-  }
-
-  eventsOf(chamberId: string): StoredEvent[] {
-    return this.events.get(chamberId) ?? []
-  }
-
-  nextId(kind: Kind): string {
-    const n = this.next[kind]++
-    return ID_PREFIX[kind] + String(n).padStart(kind === 'member' ? 6 : 4, '0')
-  }
-
-  // The record is visible at once; the promise resolves when it is durable. A failed write
-  // removes it again, so nothing is reported created that a restart would not see.
-  async addChamber(chamber: StoredChamber): Promise<void> {
-    this.chambers.set(chamber.id, chamber)
-    await this.persist(() => this.chambers.delete(chamber.id))
-  }
-
-  async addMember(member: StoredMember): Promise<void> {
-    const list = this.listOf(this.members, member.chamber_id)
-    list.push(member)
-    await this.persist(() => list.splice(list.indexOf(member), 1))
-  }
-
-  // Resolves when the writes under way have settled; every accepted one is then on disk.
-  async flush(): Promise<void> {
-    await this.committer?.settled()
-  }
-
-  private async persist(rollback: () => void): Promise<void> {
-    if (!this.committer) return
+  private static create(location: string, initial: () => Dataset): Store {
+    const { DatabaseSync } = loadSqlite()
+    const db = new DatabaseSync(location)
     try {
-      await this.committer.commit()
+      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA cache_size = ${CACHE_KIB}`)
+      const store = new Store(db, location)
+      // Before anything is written: another program's database is left as it was.
+      store.checkFormat()
+      // WAL: readers never wait for a writer. NORMAL: a commit is in the file before it returns,
+      // so a killed process loses nothing; only an OS crash can lose the last commits.
+      db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL')
+      return store.initialize(initial)
     } catch (error) {
-      rollback()
+      db.close()
+      if ((error as { errcode?: number }).errcode === SQLITE_NOTADB) {
+        throw new DataFileError(`${location} is not a SQLite database`)
+      }
       throw error
     }
   }
 
-  private serialize(): string {
-    return JSON.stringify({
-      format: DATA_FORMAT,
-      chambers: this.listChambers(),
-      members: [...this.members.values()].flat(),
-      events: [...this.events.values()].flat(),
+  // A database without tables is new; one with tables must be a sandbox's.
+  private checkFormat(): boolean {
+    const tables = this.db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table'`).all()
+    if (tables.length === 0) return false
+    const format = tables.some((table) => table.name === 'meta')
+      ? this.db.prepare(`SELECT value FROM meta WHERE name = 'format'`).get()?.value
+      : undefined
+    if (format !== FORMAT) {
+      throw new DataFileError(`${this.location} is a SQLite database, but not a chamberctl sandbox`)
+    }
+    return true
+  }
+
+  // The first process to open a new database creates its schema and records; the others wait,
+  // then find them there.
+  private initialize(initial: () => Dataset): this {
+    this.transaction(() => {
+      if (this.checkFormat()) return
+      for (const statement of SCHEMA) this.db.exec(statement)
+      this.db.prepare('INSERT INTO meta VALUES (?, ?)').run('format', FORMAT)
+      this.insertDataset(initial())
+    })
+    return this
+  }
+
+  // Converts the JSON data file of an earlier version into a database at the same path, once:
+  // built beside it and renamed over it, under a lock so that a second process waits and then
+  // opens the database instead of importing again.
+  private static async importJson(path: string): Promise<Opened['imported']> {
+    const release = await holdLock(`${path}.lock`, { timeoutMs: IMPORT_TIMEOUT_MS })
+    try {
+      if (dataFileKind(path) !== 'json') return undefined
+      const dataset = readJsonDataFile(path)
+      const temporary = temporaryPath(path)
+      createPrivateFile(temporary)
+      const { DatabaseSync } = loadSqlite()
+      const db = new DatabaseSync(temporary)
+      try {
+        // A crash leaves only the temporary file, which the next start removes.
+        db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF')
+        new Store(db, path).initialize(() => dataset)
+      } finally {
+        db.close()
+      }
+      replaceFile(temporary, path)
+      const { chambers, members, events } = dataset
+      return { chambers: chambers.length, members: members.length, events: events.length }
+    } finally {
+      release()
+    }
+  }
+
+  close(): void {
+    if (this.open) this.db.close()
+    this.open = false
+  }
+
+  // -- reading ---------------------------------------------------------------------------------
+
+  getChamber(id: string): ChamberRow | undefined {
+    const row = this.statement('SELECT seq, body FROM chambers WHERE id = ?').get(id)
+    return row && { seq: Number(row.seq), record: JSON.parse(String(row.body)) }
+  }
+
+  listChambers(filters: { type?: string; status?: string }, request: PageRequest) {
+    const where = equalities({ type: filters.type, status: filters.status })
+    return this.page<StoredChamber>('chambers', where, request, () => this.count('chambers', where))
+  }
+
+  listMembers(chamber: ChamberRow, status: string | undefined, request: PageRequest) {
+    const where = equalities({ chamber: chamber.seq, status })
+    const total = () => {
+      const sql = `SELECT coalesce(sum(n), 0) AS n FROM member_counts WHERE ${where.sql}`
+      return Number(this.statement(sql).get(...where.values)!.n)
+    }
+    // Walking an index backwards would reverse the creation order of equal values too.
+    if (request.sort?.descending && !(status && request.sort.field === 'status')) {
+      return { records: this.membersDescending(where, request), total: total() }
+    }
+    return this.page<StoredMember>('members', where, request, total)
+  }
+
+  // An event matches when it overlaps [from, to]; one whose dates do not parse never does.
+  listEvents(chamber: ChamberRow, window: EventWindow, request: PageRequest) {
+    const where = equalities({ chamber: chamber.seq, status: window.status })
+    where.sql += ' AND ends >= ? AND starts <= ?'
+    where.values.push(window.from, window.to)
+    return this.page<StoredEvent>('events', where, request, () => this.count('events', where))
+  }
+
+  allMembers(chamber: ChamberRow): StoredMember[] {
+    return this.bodies('SELECT body FROM members WHERE chamber = ? ORDER BY seq', [chamber.seq])
+  }
+
+  allEvents(chamber: ChamberRow): StoredEvent[] {
+    return this.bodies('SELECT body FROM events WHERE chamber = ? ORDER BY seq', [chamber.seq])
+  }
+
+  getMember(chamber: ChamberRow, id: string): StoredMember | undefined {
+    const sql = `SELECT body FROM members WHERE chamber = ? AND ${key('id')} = ? AND id = ?
+      ORDER BY seq LIMIT 1`
+    return this.bodies<StoredMember>(sql, [chamber.seq, sortKey(id), id])[0]
+  }
+
+  // -- writing ---------------------------------------------------------------------------------
+
+  // `build` makes the record around the id it is given; it is stored as built.
+  addChamber(build: (id: string) => StoredChamber): StoredChamber {
+    return this.transaction(() => {
+      const chamber = build(this.takeId('chamber'))
+      this.insertChamber(chamber)
+      return chamber
     })
   }
 
-  private listOf<T>(map: Map<string, T[]>, key: string): T[] {
-    let list = map.get(key)
-    if (!list) map.set(key, (list = []))
-    return list
+  // Throws DuplicateEmailError, and stores nothing, when the chamber has the address already.
+  addMember(chamber: ChamberRow, build: (id: string) => StoredMember): StoredMember {
+    return this.transaction(() => {
+      const member = build(this.takeId('member'))
+      try {
+        this.insertMember(chamber.seq, member)
+      } catch (error) {
+        if ((error as { errcode?: number }).errcode === SQLITE_CONSTRAINT_UNIQUE) {
+          throw new DuplicateEmailError(member.email)
+        }
+        throw error
+      }
+      return member
+    })
   }
 
-  // Ids the sandbox issued itself carry a counter; keep new ones above every loaded one.
-  private advance(kind: Kind, records: { id: string }[]): void {
-    const prefix = ID_PREFIX[kind]
-    for (const { id } of records) {
-      if (!id.startsWith(prefix)) continue
-      const n = Number(id.slice(prefix.length))
-      if (Number.isInteger(n) && n >= this.next[kind]) this.next[kind] = n + 1
+  // Adds `count` members made by `make(i, n)`: the chamber's i-th member, the sandbox's n-th.
+  // One transaction, with the sort indexes rebuilt once at the end instead of updated per row.
+  addMembers(chamber: ChamberRow, count: number, make: (i: number, n: number) => StoredMember) {
+    // Index builds sort in the page cache; a large one for the fill, the default after it.
+    this.db.exec(`PRAGMA cache_size = ${FILL_CACHE_KIB}`)
+    try {
+      this.fill(chamber, count, make)
+    } finally {
+      this.db.exec(`PRAGMA cache_size = ${CACHE_KIB}; PRAGMA shrink_memory`)
     }
+  }
+
+  private fill(chamber: ChamberRow, count: number, make: (i: number, n: number) => StoredMember) {
+    this.transaction(() => {
+      const first = this.memberCount(chamber)
+      const next = this.nextNumber('member')
+      for (const statement of MEMBER_INDEXES) {
+        this.db.exec(`DROP INDEX ${/ (members_by_\w+) /.exec(statement)![1]}`)
+      }
+      for (let i = 0; i < count; i++) this.insertMember(chamber.seq, make(first + i, next + i))
+      for (const statement of MEMBER_INDEXES) this.db.exec(statement)
+      this.setNextNumber('member', next + count)
+    })
+  }
+
+  memberCount(chamber: ChamberRow): number {
+    const sql = 'SELECT coalesce(sum(n), 0) AS n FROM member_counts WHERE chamber = ?'
+    return Number(this.statement(sql).get(chamber.seq)!.n)
+  }
+
+  // -- internals -------------------------------------------------------------------------------
+
+  private page<T>(
+    table: 'chambers' | 'members' | 'events',
+    where: Where,
+    { page, perPage, sort }: PageRequest,
+    total: () => number,
+  ): Found<T> {
+    const order = sort ? `${key(sort.field)} ${sort.descending ? 'DESC' : 'ASC'}, seq` : 'seq'
+    const sql = `SELECT body FROM ${table} WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`
+    const records = this.bodies<T>(sql, [...where.values, perPage, (page - 1) * perPage])
+    return { records, total: total() }
+  }
+
+  // Descending by the sort key, equal keys in creation order: the distinct keys are walked down
+  // the index one seek at a time, and each key's members read up it. As many keys as the page
+  // needs at most, since every key has a member.
+  private membersDescending(where: Where, { page, perPage, sort }: PageRequest): StoredMember[] {
+    const column = key(sort!.field)
+    const sql = `WITH RECURSIVE keys(value) AS (
+        SELECT max(${column}) FROM members WHERE ${where.sql}
+        UNION ALL
+        SELECT (SELECT max(${column}) FROM members WHERE ${where.sql} AND ${column} < keys.value)
+        FROM keys WHERE keys.value IS NOT NULL LIMIT ?)
+      SELECT m.body FROM keys CROSS JOIN members AS m
+      WHERE ${where.sql.replace(/(\w+) (=|IS) \?/g, 'm.$1 $2 ?')} AND m.${column} = keys.value
+      LIMIT ? OFFSET ?`
+    const offset = (page - 1) * perPage
+    const values = [...where.values, ...where.values, offset + perPage, ...where.values]
+    return this.bodies(sql, [...values, perPage, offset])
+  }
+
+  private count(table: string, where: Where): number {
+    const sql = `SELECT count(*) AS n FROM ${table} WHERE ${where.sql}`
+    return Number(this.statement(sql).get(...where.values)!.n)
+  }
+
+  private bodies<T>(sql: string, values: SQLInputValue[]): T[] {
+    const rows = this.statement(sql).all(...values)
+    return rows.map((row) => JSON.parse(String(row.body)) as T)
+  }
+
+  private statement(sql: string): StatementSync {
+    let statement = this.statements.get(sql)
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)))
+    return statement
+  }
+
+  // IMMEDIATE: the write lock is taken at the start, so that two processes never both read and
+  // then both try to write (which SQLite would refuse to one of them without waiting).
+  private transaction<T>(work: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE')
+    try {
+      const result = work()
+      this.db.exec('COMMIT')
+      return result
+    } catch (error) {
+      try {
+        this.db.exec('ROLLBACK')
+      } catch {
+        // SQLite has rolled it back itself (a full disk, an I/O error).
+      }
+      throw error
+    }
+  }
+
+  private insertDataset(dataset: Dataset): void {
+    for (const chamber of dataset.chambers) this.insertChamber(chamber)
+    const seqOf = new Map<string, number>()
+    for (const row of this.db.prepare('SELECT seq, id FROM chambers').all()) {
+      seqOf.set(String(row.id), Number(row.seq))
+    }
+    const chamberOf = (record: { chamber_id: string }, where: string) => {
+      const seq = seqOf.get(record.chamber_id)
+      if (seq === undefined) throw new DataFileError(`${where}: no chamber ${record.chamber_id}`)
+      return seq
+    }
+    dataset.members.forEach((member, i) => {
+      const seq = chamberOf(member, `members[${i}]`)
+      try {
+        this.insertMember(seq, member)
+      } catch (error) {
+        if ((error as { errcode?: number }).errcode !== SQLITE_CONSTRAINT_UNIQUE) throw error
+        throw new DataFileError(
+          `members[${i}]: ${member.email} is a second member of ${member.chamber_id} with that e-mail address`,
+        )
+      }
+    })
+    dataset.events.forEach((event, i) => this.insertEvent(chamberOf(event, `events[${i}]`), event))
+    for (const kind of Object.keys(ID_PREFIX) as Kind[]) {
+      this.setNextNumber(kind, nextNumberAbove(kind, dataset[TABLE[kind]]))
+    }
+  }
+
+  // A chamber id seen twice keeps its first place and its last record, as a map would.
+  private insertChamber(chamber: StoredChamber): void {
+    this.insert('chambers', 'chambers', chamber, { type: chamber.type, status: chamber.status }, [
+      'ON CONFLICT (id) DO UPDATE SET type = excluded.type, status = excluded.status,',
+      SORT_FIELDS.chambers.map((field) => `${key(field)} = excluded.${key(field)},`).join(' '),
+      'body = excluded.body',
+    ])
+  }
+
+  private insertMember(chamber: number, member: StoredMember): void {
+    this.insert('members', 'members', member, {
+      chamber,
+      status: member.status,
+      email: member.email.toLowerCase(),
+    })
+  }
+
+  private insertEvent(chamber: number, event: StoredEvent): void {
+    this.insert('events', 'events', event, {
+      chamber,
+      status: event.status,
+      starts: timestamp(event.starts_at),
+      ends: timestamp(event.ends_at),
+    })
+  }
+
+  private insert(
+    table: string,
+    resource: SortableResource,
+    record: { id: string },
+    columns: Record<string, SQLInputValue | undefined>,
+    conflict: string[] = [],
+  ): void {
+    const fields = SORT_FIELDS[resource]
+    const names = ['id', ...Object.keys(columns), ...fields.map(key), 'body']
+    const sql = `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ${conflict.join(' ')}`
+    const values = [
+      record.id,
+      ...Object.values(columns).map((value) => value ?? null),
+      ...fields.map((field) => sortKey(String((record as Record<string, unknown>)[field] ?? ''))),
+      JSON.stringify(record),
+    ]
+    this.statement(sql).run(...values)
+  }
+
+  private takeId(kind: Kind): string {
+    const n = this.nextNumber(kind)
+    this.setNextNumber(kind, n + 1)
+    return ID_PREFIX[kind] + String(n).padStart(kind === 'member' ? 6 : 4, '0')
+  }
+
+  private nextNumber(kind: Kind): number {
+    return Number(this.statement('SELECT next FROM counters WHERE kind = ?').get(kind)?.next ?? 1)
+  }
+
+  private setNextNumber(kind: Kind, next: number): void {
+    const sql = 'INSERT INTO counters VALUES (?, ?) ON CONFLICT DO UPDATE SET next = excluded.next'
+    this.statement(sql).run(kind, next)
   }
 }
 
-function parseDataFile(path: string, text: string): Dataset {
-  let json: unknown
+const SQLITE_NOTADB = 26
+const SQLITE_CONSTRAINT_UNIQUE = 2067
+
+type Where = { sql: string; values: SQLInputValue[] }
+
+// `column = ?` for each value given; the first one always, since it is the index's first column.
+function equalities(columns: Record<string, SQLInputValue | undefined>): Where {
+  const given = Object.entries(columns).filter(([, value]) => value !== undefined)
+  if (given.length === 0) return { sql: '1', values: [] }
+  return {
+    sql: given.map(([column]) => `${column} = ?`).join(' AND '),
+    values: given.map(([, value]) => value!),
+  }
+}
+
+function timestamp(value: string): number | null {
+  const ms = Date.parse(value)
+  return Number.isNaN(ms) ? null : ms
+}
+
+// Ids the sandbox issued itself carry a counter; new ones go on above every loaded one.
+function nextNumberAbove(kind: Kind, records: { id: string }[]): number {
+  const prefix = ID_PREFIX[kind]
+  let next = 1
+  for (const { id } of records) {
+    if (!id.startsWith(prefix)) continue
+    const n = Number(id.slice(prefix.length))
+    if (Number.isInteger(n) && n >= next) next = n + 1
+  }
+  return next
+}
+
+// SQLite would create the file with the umask's mode; a sandbox's data is the user's alone.
+function createPrivateFile(path: string): void {
   try {
-    json = JSON.parse(text)
-  } catch {
-    throw new DataFileError(`${path} is not valid JSON`)
+    closeSync(openSync(path, 'wx', 0o600))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
   }
-  const parsed = dataFileSchema.safeParse(json)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    throw new DataFileError(
-      `${path} is not a chamberctl sandbox data file (${issue?.path.join('.') || 'format'}: ${issue?.message})`,
-    )
-  }
-  return parsed.data
 }

@@ -1,6 +1,6 @@
 // --sandbox and CHAMBERCTL_SANDBOX: an embedded sandbox, no login, data kept in the config
-// directory's sandbox.json between runs.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+// directory's SQLite database sandbox.db between runs.
+import { existsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { BIG_CHAMBER, CHAMBER_IDS, lines, modeOf, tsvColumn, useTempDirs } from '../helpers/cli.js'
@@ -13,12 +13,12 @@ function run(args: string[], dir: string, env: NodeJS.ProcessEnv = {}) {
 }
 
 describe('--sandbox', () => {
-  it('lists the demo chambers without a login, keeping its data in sandbox.json', async () => {
+  it('lists the demo chambers without a login, keeping its data in sandbox.db', async () => {
     const dir = path.join(tempDir(), 'config')
     const { code, stdout, stderr } = await run(['chambers', 'list', '--sandbox'], dir)
     expect(code, stderr).toBe(0)
     expect(tsvColumn(stdout)).toEqual(CHAMBER_IDS)
-    const file = path.join(dir, 'sandbox.json')
+    const file = path.join(dir, 'sandbox.db')
     expect(existsSync(file)).toBe(true)
     if (process.platform !== 'win32') {
       expect(modeOf(dir)).toBe(0o700)
@@ -28,16 +28,31 @@ describe('--sandbox', () => {
     expect(existsSync(path.join(dir, 'config.json'))).toBe(false)
   })
 
-  it('reads the data file on a second run', async () => {
+  it('keeps a member added in one run for the next', async () => {
     const dir = tempDir()
-    expect((await run(['chambers', 'list', '--sandbox'], dir)).code).toBe(0)
-    const file = path.join(dir, 'sandbox.json')
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { chambers: { name: string }[] }
-    data.chambers[0]!.name = 'Edited between runs'
-    writeFileSync(file, JSON.stringify(data))
-    const { code, stdout } = await run(['chambers', 'get', BIG_CHAMBER, '--sandbox', '--json'], dir)
-    expect(code).toBe(0)
-    expect(JSON.parse(stdout)).toMatchObject({ id: BIG_CHAMBER, name: 'Edited between runs' })
+    const member = ['--name', 'Ada', '--email', 'ada@runs.example.com', '--membership-type', 'x']
+    const added = await run(['members', 'add', 'ch_0002', ...member, '--sandbox', '--json'], dir)
+    expect(added.code, added.stderr).toBe(0)
+    const { id } = JSON.parse(added.stdout) as { id: string }
+    const listed = await run(['members', 'list', 'ch_0002', '--all', '--sandbox'], dir)
+    expect(tsvColumn(listed.stdout)).toContain(id)
+  })
+
+  it('imports the sandbox.json of an earlier version once, saying so', async () => {
+    const dir = tempDir()
+    const chamber = { id: 'ch_0001', name: 'Kept', type: 'hq', created_at: '2024-01-01T00:00:00Z' }
+    const data = { format: 'chamberctl-sandbox/1', chambers: [chamber], members: [], events: [] }
+    writeFileSync(path.join(dir, 'sandbox.json'), JSON.stringify(data))
+    const first = await run(['chambers', 'list', '--sandbox'], dir)
+    expect(first.code, first.stderr).toBe(0)
+    expect(first.stderr).toBe(
+      `Imported ${path.join(dir, 'sandbox.db')}, a JSON data file of an earlier chamberctl (1 chambers, 0 members, 0 events), into a SQLite database at the same path.\n`,
+    )
+    expect(tsvColumn(first.stdout)).toEqual(['ch_0001'])
+    expect(existsSync(path.join(dir, 'sandbox.json'))).toBe(false)
+    const second = await run(['chambers', 'list', '--sandbox'], dir)
+    expect(second.stderr).toBe('')
+    expect(tsvColumn(second.stdout)).toEqual(['ch_0001'])
   })
 
   it('serves v2 reads: events, filters, --include, --all', async () => {

@@ -1,7 +1,10 @@
-// `dataFile`: every write is on disk when its 201 arrives, and a new sandbox on the same file
-// starts where the last one stopped.
-import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
+// `dataFile`: a SQLite database that has every write when its 201 arrives, and a new sandbox on
+// the same file starts where the last one stopped. A JSON data file of an earlier version is
+// imported into it once.
+import { spawnSync } from 'node:child_process'
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { startSandbox } from '../../src/sandbox/server.js'
 import { BIG_CHAMBER, DAY, START, fakeClock, ids, useTempDir, withSandbox } from './helpers.js'
@@ -16,7 +19,7 @@ const MEMBER = {
 const dir = useTempDir()
 let file: string
 beforeEach(() => {
-  file = join(dir(), 'sandbox.json')
+  file = join(dir(), 'sandbox.db')
 })
 
 // Runs `use` against a sandbox on the data file and closes it again, as a restart would.
@@ -26,22 +29,36 @@ function onFile<T>(use: (api: ApiClient) => Promise<T>, now = START, empty = fal
   )
 }
 
-async function readData(): Promise<{ format: string; chambers: Rec[]; members: Rec[] }> {
-  return JSON.parse(await readFile(file, 'utf8'))
+// What another connection to the database reads: the records of each table in creation order.
+function readData(): { format: string; chambers: Rec[]; members: Rec[] } {
+  const db = new DatabaseSync(file, { readOnly: true })
+  try {
+    const bodies = (table: string) =>
+      db
+        .prepare(`SELECT body FROM ${table} ORDER BY seq`)
+        .all()
+        .map((row) => JSON.parse(String(row.body)) as Rec)
+    const format = db.prepare(`SELECT value FROM meta WHERE name = 'format'`).get()!.value
+    return { format: String(format), chambers: bodies('chambers'), members: bodies('members') }
+  } finally {
+    db.close()
+  }
 }
 
-async function expectPrivateFile(): Promise<void> {
-  expect((await stat(file)).mode & 0o777).toBe(0o600)
-  // Atomic writes go through a temporary file, which must not be left behind.
-  expect(await readdir(dir())).toEqual(['sandbox.json'])
+// The database, and while it is open its write-ahead log and shared-memory index: mode 0600, and
+// nothing else beside them.
+async function expectPrivateFiles(open: boolean): Promise<void> {
+  const names = ['sandbox.db', ...(open ? ['sandbox.db-shm', 'sandbox.db-wal'] : [])]
+  expect((await readdir(dir())).sort()).toEqual(names)
+  for (const name of names) expect((await stat(join(dir(), name))).mode & 0o777).toBe(0o600)
 }
 
 describe('a data file', () => {
   it('is created with the demo data and mode 0600 on the first start', async () => {
     const listed = await onFile((api) => api.listAll('/chambers'))
-    await expectPrivateFile()
-    const data = await readData()
-    expect(data.format).toBe('chamberctl-sandbox/1')
+    await expectPrivateFiles(false)
+    const data = readData()
+    expect(data.format).toBe('chamberctl-sandbox/2')
     expect(data.chambers).toEqual(listed)
     expect(data.members.length).toBeGreaterThanOrEqual(250)
   })
@@ -84,10 +101,10 @@ describe('a data file', () => {
     await onFile(async (api) => {
       const chamber = await api.create('/chambers', { name: 'Rostock', type: 'hq', address: {} })
       const member = await api.create(`/chambers/${chamber.id}/members`, MEMBER)
-      const data = await readData()
+      const data = readData()
       expect(data.chambers).toContainEqual(chamber)
       expect(data.members).toContainEqual(member)
-      await expectPrivateFile()
+      await expectPrivateFiles(true)
     })
   })
 
@@ -103,15 +120,42 @@ describe('a data file', () => {
   it('keeps nothing that a failed write answered 500 for', async () => {
     await onFile(async (api) => {
       const before = await api.total('/chambers')
-      await rm(dir(), { recursive: true })
+      // Another connection makes the next insert fail inside the sandbox's transaction.
+      const db = new DatabaseSync(file)
+      const fail = `CREATE TRIGGER fail BEFORE INSERT ON chambers BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`
+      db.exec(fail)
       const reply = await api.post('/chambers', { name: 'Lost', type: 'hq', address: {} })
+      db.exec('DROP TRIGGER fail')
+      db.close()
       expect(reply.status).toBe(500)
-      expect(reply.body).toEqual({ error: expect.any(String) })
+      expect(reply.body).toEqual({ error: expect.stringMatching(/disk on fire/) })
       expect(await api.total('/chambers')).toBe(before)
-      await mkdir(dir())
+      // The failed create took no id either.
+      const next = await api.create('/chambers', { name: 'Next', type: 'hq', address: {} })
+      expect(next.id).toBe(`ch_${String(before + 1).padStart(4, '0')}`)
     })
     const names = (await onFile((api) => api.listAll('/chambers'))).map((c) => c.name)
     expect(names).not.toContain('Lost')
+  })
+
+  it('removes temporary files of dead processes at start, and no others', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!
+    const leftovers = [`sandbox.db.${dead}.tmp`, `sandbox.db.${dead}.tmp-journal`]
+    const live = `sandbox.db.${process.pid}.tmp`
+    for (const name of [...leftovers, live]) await writeFile(join(dir(), name), 'x')
+    await onFile(async () => {})
+    expect((await readdir(dir())).sort()).toEqual(['sandbox.db', live])
+  })
+
+  it('is refused when it is the SQLite database of something else, and left alone', async () => {
+    const db = new DatabaseSync(file)
+    db.exec('CREATE TABLE notes (text TEXT)')
+    db.close()
+    const before = await readFile(file)
+    await expect(startSandbox({ port: 0, dataFile: file })).rejects.toThrow(
+      `${file} is a SQLite database, but not a chamberctl sandbox`,
+    )
+    expect(await readFile(file)).toEqual(before)
   })
 })
 
@@ -129,6 +173,27 @@ describe('a data file written by hand', () => {
     events: [],
   }
   beforeEach(() => writeFile(file, JSON.stringify(handmade)))
+
+  it('is imported once into a database at the same path, which says so', async () => {
+    const first = await startSandbox({ port: 0, dataFile: file })
+    await first.close()
+    expect(first.imported).toEqual({ chambers: 2, members: 1, events: 0 })
+    expect((await readFile(file)).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0')
+    expect(await readdir(dir())).toEqual(['sandbox.db'])
+    expect(readData().chambers.map((c) => c.id)).toEqual([odd, 'ch_0041'])
+    const second = await startSandbox({ port: 0, dataFile: file })
+    await second.close()
+    expect(second.imported).toBeUndefined()
+  })
+
+  it('is imported by one of several sandboxes started at once; all see the same records', async () => {
+    const sandboxes = await Promise.all(
+      Array.from({ length: 4 }, () => startSandbox({ port: 0, dataFile: file })),
+    )
+    await Promise.all(sandboxes.map((sandbox) => sandbox.close()))
+    expect(sandboxes.filter((sandbox) => sandbox.imported)).toHaveLength(1)
+    expect(readData().members.map((m) => m.id)).toEqual(['mb_000007'])
+  })
 
   it('reaches ids of any characters through percent-encoding, Location included', async () => {
     await onFile(async (api) => {

@@ -130,8 +130,14 @@ describe('sort', () => {
     ['/chambers', '-created_at'],
     ['/chambers', 'status'],
     [MEMBERS, 'name'],
+    [MEMBERS, '-name'],
     [MEMBERS, 'joined_at'],
     [MEMBERS, '-joined_at'],
+    [MEMBERS, 'membership_type'],
+    [MEMBERS, '-membership_type'],
+    [MEMBERS, '-status'],
+    [MEMBERS, '-email'],
+    [MEMBERS, '-id'],
     [EVENTS, 'starts_at'],
     [EVENTS, '-starts_at'],
   ])('GET %s?sort=%s returns the order computed here', async (path, sort) => {
@@ -151,6 +157,14 @@ describe('sort', () => {
     const reply = await api.list(MEMBERS, { sort: 'name', page: 3 })
     expect(ids(reply.body.data)).toEqual(ids(expected))
   })
+
+  it.each(['name', '-name', '-membership_type', '-status'])(
+    'sorts the members of one status by %s, equal values in creation order',
+    async (sort) => {
+      const inactive = all[MEMBERS]!.filter((m) => m.status === 'inactive')
+      await expectList(MEMBERS, { sort, 'filter[status]': 'inactive' }, sortedBy(inactive, sort))
+    },
+  )
 
   it('sorts the filtered records', async () => {
     const hqs = all['/chambers']!.filter((c) => c.type === 'hq')

@@ -9,8 +9,13 @@ export function registerSandbox(program: Command, ctx: Context): void {
     .description('run the local reference server of the chamber directory API (v1 and v2)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', integer(0, 65535), 4010)
-    .option('--data <file>', 'persist every write to this file (loaded at start when it exists)')
+    .option('--data <file>', 'keep the records in this SQLite database (created when missing)')
     .option('--empty', 'start without demo data')
+    .option(
+      '--demo-members <n>',
+      'add n generated members to the demo chamber ch_0001 before serving',
+      integer(1),
+    )
     .option('--token-ttl <seconds>', 'lifetime of issued access tokens', integer(1), 3600)
     .option('--client-id <id>', 'client id to accept', 'sandbox-client')
     .option('--client-secret <secret>', 'client secret to accept', 'sandbox-secret')

@@ -1,6 +1,7 @@
 import type { Context } from '../../cli/context.js'
 import { CliError } from '../../errors.js'
-import { startSandbox } from '../../sandbox/server.js'
+import { DEMO_LARGE_CHAMBER_ID } from '../../sandbox/demo-data.js'
+import { importNotice, startSandbox } from '../../sandbox/server.js'
 import { DataFileError } from '../../sandbox/store.js'
 
 export type Options = {
@@ -8,6 +9,7 @@ export type Options = {
   port: number
   data?: string
   empty?: boolean
+  demoMembers?: number
   tokenTtl: number
   clientId: string
   clientSecret: string
@@ -21,11 +23,13 @@ export async function serve(
   { io, globals }: Pick<Context, 'io' | 'globals'>,
 ): Promise<void> {
   const quiet = globals.quiet
+  const started = performance.now()
   const sandbox = await startSandbox({
     host: opts.host,
     port: opts.port,
     dataFile: opts.data,
     empty: opts.empty,
+    demoMembers: opts.demoMembers,
     tokenTtlSeconds: opts.tokenTtl,
     clientId: opts.clientId,
     clientSecret: opts.clientSecret,
@@ -37,6 +41,13 @@ export async function serve(
   }).catch((error: unknown) => {
     throw explain(error, opts)
   })
+  if (!quiet && sandbox.imported) io.err.write(`${importNotice(opts.data!, sandbox.imported)}\n`)
+  if (!quiet && opts.demoMembers) {
+    const seconds = ((performance.now() - started) / 1000).toFixed(1)
+    io.err.write(
+      `Added ${opts.demoMembers} demo members to ${DEMO_LARGE_CHAMBER_ID} in ${seconds} s.\n`,
+    )
+  }
   io.out.write(
     [
       `v1 base URL:    ${sandbox.baseUrl('v1')}`,

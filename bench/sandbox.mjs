@@ -1,0 +1,219 @@
+// The sandbox at volume, as ratios measured side by side in one run: one sandbox per size (1k,
+// 100k and 1M members in the demo chamber ch_0001), each a `chamberctl sandbox --data` process,
+// asked the same requests in turn so that machine noise hits all sizes alike. Targets (issue 11):
+// at 1M, a first page, a filtered and sorted page and one create take at most 2× their time at 1k;
+// a bulk load keeps its rate; RSS ≤ 120 MB; a start on the 1M database under 1 s.
+// Needs a build (npm run build). BENCH_SIZES=1000,1000000 to choose sizes; the first is the base.
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+
+const bin = fileURLToPath(new URL('../bin/chamberctl.js', import.meta.url))
+const DEMO_MEMBERS = 260
+const sizes = (process.env.BENCH_SIZES ?? '1000,100000,1000000').split(',').map(Number)
+const rounds = Number(process.env.BENCH_RUNS ?? 60)
+const BULK = 5000
+const BULK_CONCURRENCY = 8
+const dir = mkdtempSync(join(tmpdir(), 'chamberctl-bench-sandbox-'))
+const running = []
+
+try {
+  console.log(`sandbox at volume, Node ${process.versions.node}; members in ch_0001: ${sizes}`)
+  for (const size of sizes) {
+    const started = performance.now()
+    const filler = await startSandbox(file(size), ['--demo-members', String(size - DEMO_MEMBERS)])
+    await filler.stop()
+    const seconds = ((performance.now() - started) / 1000).toFixed(1)
+    console.log(`  filled ${size} members (--demo-members) in ${seconds} s`)
+  }
+
+  const sandboxes = []
+  for (const size of sizes) {
+    const started = performance.now()
+    const sandbox = await startSandbox(file(size))
+    sandbox.startMs = performance.now() - started
+    sandbox.size = size
+    sandbox.token = await fetchToken(sandbox.v2)
+    sandboxes.push(sandbox)
+  }
+
+  const requests = [
+    { name: 'first page of members', path: '/chambers/ch_0001/members' },
+    {
+      name: 'filtered and sorted page',
+      path: '/chambers/ch_0001/members?filter[status]=active&sort=name',
+    },
+    {
+      name: 'filtered, sorted descending',
+      path: '/chambers/ch_0001/members?filter[status]=pending&sort=-joined_at',
+    },
+    { name: 'one member create', create: true },
+  ]
+  const samples = requests.map(() => sandboxes.map(() => []))
+  let serial = 0
+  for (let round = -5; round < rounds; round++) {
+    for (const [r, request] of requests.entries()) {
+      for (const [s, sandbox] of sandboxes.entries()) {
+        const started = performance.now()
+        if (request.create) await createMember(sandbox, 'ch_0001', `bench.${serial++}`)
+        else await get(sandbox, request.path)
+        // The first rounds warm caches and compile code; they are not counted.
+        if (round >= 0) samples[r][s].push(performance.now() - started)
+      }
+    }
+  }
+
+  const header = ['request', ...sizes.map(label), `${label(sizes.at(-1))} / ${label(sizes[0])}`]
+  const rows = requests.map((request, r) => {
+    const medians = samples[r].map(median)
+    return [request.name, ...medians.map((ms) => `${ms.toFixed(2)} ms`), ratio(medians)]
+  })
+  const rss = sandboxes.map((sandbox) => memory(sandbox.pid))
+  rows.push([
+    'RSS after the requests',
+    ...rss.map((m) => `${m.rss} MB`),
+    ratio(rss.map((m) => m.rss)),
+  ])
+  rows.push(['peak RSS', ...rss.map((m) => `${m.peak} MB`), ratio(rss.map((m) => m.peak))])
+  rows.push(['start on the database', ...sandboxes.map((s) => `${s.startMs.toFixed(0)} ms`), ''])
+  printTable([header, ...rows])
+
+  // Bulk: BULK creates into the largest chamber and as many into a new empty chamber of the same
+  // sandbox, taking turns in slices so that both see the same machine.
+  const largest = sandboxes.at(-1)
+  const empty = await post(largest, '/chambers', { name: 'Bench Empty', type: 'hq', address: {} })
+  const targets = [
+    { name: `into ch_0001 (${label(largest.size)} members)`, chamber: 'ch_0001', ms: [] },
+    { name: 'into an empty chamber', chamber: empty.id, ms: [] },
+  ]
+  const slice = 500
+  for (let done = 0; done < BULK; done += slice) {
+    for (const target of targets) {
+      const started = performance.now()
+      await bulk(largest, target.chamber, `bulk.${target.chamber}.${done}`, slice)
+      target.ms.push(performance.now() - started)
+    }
+  }
+  console.log(
+    `bulk load through the API: ${BULK} creates each, ${BULK_CONCURRENCY} at a time, in slices of ${slice}`,
+  )
+  for (const target of targets) {
+    const total = target.ms.reduce((a, b) => a + b, 0)
+    const first = slice / (target.ms[0] / 1000)
+    const last = slice / (target.ms.at(-1) / 1000)
+    console.log(
+      `  ${target.name.padEnd(30)} ${((BULK / total) * 1000).toFixed(0).padStart(6)}/s  (first slice ${first.toFixed(0)}/s, last ${last.toFixed(0)}/s)`,
+    )
+  }
+  const [full, fresh] = targets.map((t) => t.ms.reduce((a, b) => a + b, 0))
+  console.log(`  rate into ${label(largest.size)} / rate into empty: ${(fresh / full).toFixed(2)}`)
+} finally {
+  await Promise.all(running.map((sandbox) => sandbox.stop()))
+  rmSync(dir, { recursive: true, force: true })
+}
+
+function file(size) {
+  return join(dir, `members-${size}.db`)
+}
+
+function label(size) {
+  return size >= 1e6 ? `${size / 1e6}M` : size >= 1e3 ? `${size / 1e3}k` : String(size)
+}
+
+async function startSandbox(data, extra = []) {
+  const args = [bin, 'sandbox', '--port', '0', '--data', data, '-q', ...extra]
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  const v2 = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the sandbox on ${data} exited (${code})`)))
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const match = /^v2 base URL:\s+(\S+)/.exec(line)
+      if (match) resolve(match[1])
+    })
+  })
+  child.removeAllListeners('exit')
+  const sandbox = {
+    v2,
+    pid: child.pid,
+    async stop() {
+      if (child.exitCode !== null) return
+      const exited = once(child, 'exit')
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+  running.push(sandbox)
+  return sandbox
+}
+
+async function get(sandbox, path) {
+  const response = await fetch(sandbox.v2 + path, {
+    headers: { authorization: `Bearer ${sandbox.token}` },
+  })
+  const body = await response.json()
+  if (response.status !== 200) throw new Error(`GET ${path}: ${response.status}`)
+  return body
+}
+
+async function post(sandbox, path, json) {
+  const response = await fetch(sandbox.v2 + path, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(json),
+  })
+  const body = await response.json()
+  if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${body.error}`)
+  return body
+}
+
+function createMember(sandbox, chamber, name) {
+  const member = { name, email: `${name}@bench.example.com`, membership_type: 'standard' }
+  return post(sandbox, `/chambers/${chamber}/members`, member)
+}
+
+async function bulk(sandbox, chamber, prefix, count) {
+  let next = 0
+  const worker = async () => {
+    while (next < count) await createMember(sandbox, chamber, `${prefix}.${next++}`)
+  }
+  await Promise.all(Array.from({ length: BULK_CONCURRENCY }, worker))
+}
+
+async function fetchToken(base) {
+  const response = await fetch(`${base}/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_id: 'sandbox-client',
+      client_secret: 'sandbox-secret',
+      grant_type: 'client_credentials',
+    }),
+  })
+  return (await response.json()).access_token
+}
+
+function median(values) {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+}
+
+function memory(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kib = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)[1])
+  return { rss: Math.round(kib('VmRSS') / 1024), peak: Math.round(kib('VmHWM') / 1024) }
+}
+
+function ratio(values) {
+  return `${(values.at(-1) / values[0]).toFixed(2)}×`
+}
+
+function printTable(rows) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => String(row[c]).length)))
+  for (const row of rows) {
+    console.log(
+      '  ' + row.map((cell, c) => String(cell)[c ? 'padStart' : 'padEnd'](widths[c])).join('  '),
+    )
+  }
+}
