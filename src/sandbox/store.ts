@@ -38,44 +38,47 @@ const keyColumns = (resource: SortableResource) =>
 // Members get an index for every sort field, alone and after the status filter; chambers and
 // events, which no API call adds in bulk, for their filters and the spec's sort fields.
 const MEMBER_INDEXES = SORT_FIELDS.members.flatMap((field) => [
-  `CREATE INDEX IF NOT EXISTS members_by_${field} ON members (chamber, ${key(field)})`,
+  `CREATE INDEX members_by_${field} ON members (chamber, ${key(field)})`,
   ...(field === 'status'
     ? []
-    : [
-        `CREATE INDEX IF NOT EXISTS members_by_status_${field} ON members (chamber, status, ${key(field)})`,
-      ]),
+    : [`CREATE INDEX members_by_status_${field} ON members (chamber, status, ${key(field)})`]),
 ])
 
-const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`,
+// Tables first, indexes after the first records: building an index once is far cheaper than
+// updating it row by row.
+const TABLES = [
+  `CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`,
   // The next number of each kind of id; kept above every id of that form the database holds.
-  `CREATE TABLE IF NOT EXISTS counters (kind TEXT PRIMARY KEY, next INTEGER NOT NULL) WITHOUT ROWID`,
-  `CREATE TABLE IF NOT EXISTS chambers (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
+  `CREATE TABLE counters (kind TEXT PRIMARY KEY, next INTEGER NOT NULL) WITHOUT ROWID`,
+  `CREATE TABLE chambers (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
     type TEXT, status TEXT, ${keyColumns('chambers')}, body TEXT NOT NULL)`,
-  `CREATE INDEX IF NOT EXISTS chambers_by_name ON chambers (${key('name')})`,
-  `CREATE INDEX IF NOT EXISTS chambers_by_created ON chambers (${key('created_at')})`,
-  `CREATE INDEX IF NOT EXISTS chambers_by_type ON chambers (type, status, ${key('name')})`,
-  `CREATE INDEX IF NOT EXISTS chambers_by_status ON chambers (status, ${key('name')})`,
-  `CREATE TABLE IF NOT EXISTS members (seq INTEGER PRIMARY KEY, chamber INTEGER NOT NULL,
+  `CREATE TABLE members (seq INTEGER PRIMARY KEY, chamber INTEGER NOT NULL,
     id TEXT NOT NULL, status TEXT, email TEXT NOT NULL, ${keyColumns('members')},
     body TEXT NOT NULL)`,
-  `CREATE INDEX IF NOT EXISTS members_of ON members (chamber)`,
-  `CREATE INDEX IF NOT EXISTS members_of_status ON members (chamber, status)`,
   // `email` holds the address in lower case: unique per chamber, whatever the case.
-  `CREATE UNIQUE INDEX IF NOT EXISTS members_email ON members (chamber, email)`,
-  ...MEMBER_INDEXES,
+  `CREATE UNIQUE INDEX members_email ON members (chamber, email)`,
   // A list's total without counting a million index entries; kept by the trigger.
-  `CREATE TABLE IF NOT EXISTS member_counts (chamber INTEGER NOT NULL, status TEXT NOT NULL,
+  `CREATE TABLE member_counts (chamber INTEGER NOT NULL, status TEXT NOT NULL,
     n INTEGER NOT NULL, PRIMARY KEY (chamber, status)) WITHOUT ROWID`,
-  `CREATE TRIGGER IF NOT EXISTS members_counted AFTER INSERT ON members BEGIN
+  `CREATE TRIGGER members_counted AFTER INSERT ON members BEGIN
     INSERT INTO member_counts VALUES (new.chamber, coalesce(new.status, ''), 1)
     ON CONFLICT DO UPDATE SET n = n + 1; END`,
-  `CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, chamber INTEGER NOT NULL,
+  `CREATE TABLE events (seq INTEGER PRIMARY KEY, chamber INTEGER NOT NULL,
     id TEXT NOT NULL, status TEXT, starts REAL, ends REAL, ${keyColumns('events')},
     body TEXT NOT NULL)`,
-  `CREATE INDEX IF NOT EXISTS events_of ON events (chamber)`,
-  `CREATE INDEX IF NOT EXISTS events_by_date ON events (chamber, starts, ends)`,
-  `CREATE INDEX IF NOT EXISTS events_by_status ON events (chamber, status, starts, ends)`,
+]
+
+const INDEXES = [
+  `CREATE INDEX chambers_by_name ON chambers (${key('name')})`,
+  `CREATE INDEX chambers_by_created ON chambers (${key('created_at')})`,
+  `CREATE INDEX chambers_by_type ON chambers (type, status, ${key('name')})`,
+  `CREATE INDEX chambers_by_status ON chambers (status, ${key('name')})`,
+  `CREATE INDEX members_of ON members (chamber)`,
+  `CREATE INDEX members_of_status ON members (chamber, status)`,
+  ...MEMBER_INDEXES,
+  `CREATE INDEX events_of ON events (chamber)`,
+  `CREATE INDEX events_by_date ON events (chamber, starts, ends)`,
+  `CREATE INDEX events_by_status ON events (chamber, status, starts, ends)`,
 ]
 
 export type Sort = { field: string; descending: boolean }
@@ -157,9 +160,10 @@ export class Store {
   private initialize(initial: () => Dataset): this {
     this.transaction(() => {
       if (this.checkFormat()) return
-      for (const statement of SCHEMA) this.db.exec(statement)
+      for (const statement of TABLES) this.db.exec(statement)
       this.db.prepare('INSERT INTO meta VALUES (?, ?)').run('format', FORMAT)
       this.insertDataset(initial())
+      for (const statement of INDEXES) this.db.exec(statement)
     })
     return this
   }
@@ -287,7 +291,7 @@ export class Store {
       const first = this.memberCount(chamber)
       const next = this.nextNumber('member')
       for (const statement of MEMBER_INDEXES) {
-        this.db.exec(`DROP INDEX ${/ (members_by_\w+) /.exec(statement)![1]}`)
+        this.db.exec(`DROP INDEX ${/INDEX (\w+)/.exec(statement)![1]}`)
       }
       for (let i = 0; i < count; i++) this.insertMember(chamber.seq, make(first + i, next + i))
       for (const statement of MEMBER_INDEXES) this.db.exec(statement)
