@@ -2,7 +2,7 @@
 // client credentials when needed, and refresh once when the server rejects one. Concurrent
 // requests (pages of --all) that hit a 401 together share a single refresh.
 import { ApiError } from './errors.js'
-import type { TokenResponse } from './schemas.js'
+import type { TokenAnswer } from './answers.js'
 import type { TokenSource } from './transport.js'
 
 export type CachedToken = { token: string; expiresAt?: number }
@@ -11,7 +11,7 @@ export type TokenManagerOptions = {
   // A token to start with: CHAMBERCTL_TOKEN (no expiry known) or the profile's cached one.
   cached?: CachedToken
   // Obtains a new token; absent when there are no client credentials.
-  obtain?: () => Promise<TokenResponse>
+  obtain?: () => Promise<TokenAnswer>
   // Keeps a newly obtained token (in the profile); failures to save do not fail the command.
   save?: (token: CachedToken) => Promise<void>
   now?: () => number
@@ -24,7 +24,7 @@ export const EXPIRY_SKEW_MS = 30_000
 
 // When a token expires: `expires_in` is read as seconds (the unit the sandbox and OAuth use). A
 // server that does not say gets a token used until it is refused.
-export function expiryOf(response: TokenResponse, now: number): number | undefined {
+export function expiryOf(response: TokenAnswer, now: number): number | undefined {
   return response.expires_in === undefined ? undefined : now + response.expires_in * 1000
 }
 

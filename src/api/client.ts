@@ -1,26 +1,11 @@
-// The resource-shaped client: client.chambers.list(), client.members.list(id), ... Every answer
-// is parsed with the shared schemas; unknown fields are kept.
+// The resource-shaped client: client.chambers.list(), client.members.list(id), ... Answers are
+// read with the tolerant schemas of answers.ts: records come back as the server sent them.
 import type { Dispatcher } from 'undici'
 import type * as z from 'zod/mini'
-import type {
-  ApiVersion,
-  Chamber,
-  ChamberCreate,
-  Event,
-  ListEnvelope,
-  Member,
-  MemberCreate,
-  TokenResponse,
-} from './schemas.js'
-import {
-  API_VERSIONS,
-  chamberSchema,
-  chamberWithIncludesSchema,
-  eventSchema,
-  listEnvelopeSchema,
-  memberSchema,
-  tokenResponseSchema,
-} from './schemas.js'
+import type { AnswerRecord, Page, TokenAnswer } from './answers.js'
+import { answerRecord, listAnswer, pageOf, tokenAnswer } from './answers.js'
+import type { ApiVersion, ChamberCreate, MemberCreate } from './schemas.js'
+import { API_VERSIONS } from './schemas.js'
 import { pathSegment } from './paths.js'
 import { parseAnswer } from './responses.js'
 import type { TokenSource } from './transport.js'
@@ -67,10 +52,6 @@ export function createDispatcher(): Dispatcher {
   return new Agent({ keepAliveTimeout: 10_000, connections: 64 })
 }
 
-const chamberList = listEnvelopeSchema(chamberSchema)
-const memberList = listEnvelopeSchema(memberSchema)
-const eventList = listEnvelopeSchema(eventSchema)
-
 export function createClient(options: ClientOptions) {
   const dispatcher = options.dispatcher ?? createDispatcher()
   const transport = new Transport({
@@ -96,6 +77,8 @@ export function createClient(options: ClientOptions) {
     body: unknown,
   ): Promise<z.infer<S>> =>
     parseAnswer(schema, await transport.send({ method: 'POST', path, body }))
+  const list = async (path: string, query: Record<string, string | number | undefined>) =>
+    pageOf(await get(listAnswer, path, query))
   // Ids from the user and from the server alike: each stays one segment, or is refused unsent
   // (the methods that take one are async, so that a refusal is a rejection like any failure).
   const seg = (id: string) => pathSegment(id, 'chamber id')
@@ -108,34 +91,34 @@ export function createClient(options: ClientOptions) {
     tokens: options.tokens,
 
     chambers: {
-      list: (p: ChamberListParams = {}): Promise<ListEnvelope<Chamber>> =>
-        get(chamberList, '/chambers', {
+      list: (p: ChamberListParams = {}): Promise<Page> =>
+        list('/chambers', {
           ...page(p),
           'filter[type]': p.type,
           'filter[status]': p.status,
           sort: p.sort,
         }),
-      create: (body: ChamberCreate): Promise<Chamber> => post(chamberSchema, '/chambers', body),
-      get: async (id: string, opts: { include?: string[] } = {}) =>
-        get(chamberWithIncludesSchema, `/chambers/${seg(id)}`, {
+      create: (body: ChamberCreate): Promise<AnswerRecord> => post(answerRecord, '/chambers', body),
+      get: async (id: string, opts: { include?: string[] } = {}): Promise<AnswerRecord> =>
+        get(answerRecord, `/chambers/${seg(id)}`, {
           include: opts.include?.length ? opts.include.join(',') : undefined,
         }),
     },
 
     members: {
-      list: async (chamberId: string, p: MemberListParams = {}): Promise<ListEnvelope<Member>> =>
-        get(memberList, `/chambers/${seg(chamberId)}/members`, {
+      list: async (chamberId: string, p: MemberListParams = {}): Promise<Page> =>
+        list(`/chambers/${seg(chamberId)}/members`, {
           ...page(p),
           'filter[status]': p.status,
           sort: p.sort,
         }),
-      add: async (chamberId: string, body: MemberCreate): Promise<Member> =>
-        post(memberSchema, `/chambers/${seg(chamberId)}/members`, body),
+      add: async (chamberId: string, body: MemberCreate): Promise<AnswerRecord> =>
+        post(answerRecord, `/chambers/${seg(chamberId)}/members`, body),
     },
 
     events: {
-      list: async (chamberId: string, p: EventListParams = {}): Promise<ListEnvelope<Event>> =>
-        get(eventList, `/chambers/${seg(chamberId)}/events`, {
+      list: async (chamberId: string, p: EventListParams = {}): Promise<Page> =>
+        list(`/chambers/${seg(chamberId)}/events`, {
           ...page(p),
           'filter[status]': p.status,
           'filter[date_from]': p.from,
@@ -155,7 +138,7 @@ export async function requestToken(
   transport: Transport,
   clientId: string,
   clientSecret: string,
-): Promise<TokenResponse> {
+): Promise<TokenAnswer> {
   const answer = await transport.send({
     method: 'POST',
     path: '/auth/token',
@@ -163,5 +146,5 @@ export async function requestToken(
     auth: false,
     idempotent: true,
   })
-  return parseAnswer(tokenResponseSchema, answer)
+  return parseAnswer(tokenAnswer, answer)
 }

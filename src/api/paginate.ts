@@ -1,10 +1,13 @@
 // Pagination as an async iterator (octokit's paginate.iterator): records come out strictly in
-// order while later pages are fetched concurrently, at most `concurrency` pages ahead.
-import type { ListEnvelope } from './schemas.js'
+// order while later pages are fetched concurrently, at most `concurrency` pages ahead. A server
+// whose meta gives no usable total is walked one page after another, up to the first short or
+// empty page.
+import type { Page } from './answers.js'
 import { MAX_PER_PAGE } from './constants.js'
+import { ApiError } from './errors.js'
 
 export type PageRequest = { page: number; perPage?: number }
-export type FetchPage<T> = (request: PageRequest) => Promise<ListEnvelope<T>>
+export type FetchPage<T> = (request: PageRequest) => Promise<Page<T>>
 
 export type PageOptions = {
   page?: number
@@ -30,13 +33,18 @@ export async function* paginate<T>(fetchPage: FetchPage<T>, options: PageOptions
   const perPage =
     options.perPage ?? (options.page === undefined ? Math.min(MAX_PER_PAGE, limit) : undefined)
   const head = await fetchPage({ page: first, perPage })
-  // The server's meta decides: it may have clamped per_page, and total says where the end is.
-  const size = head.meta.per_page
+  // The server's meta decides when it is sane: it may have clamped per_page, and total says
+  // where the end is. Without per_page, the size asked for, or else the first page's, is the size.
+  const size = head.meta.per_page ?? perPage ?? head.data.length
+  if (head.meta.total === undefined) {
+    yield* walk(fetchPage, head, first, size, limit)
+    return
+  }
   const after = head.meta.total - (first - 1) * size - head.data.length
   const lastByTotal = first + Math.ceil(Math.max(after, 0) / size)
   const lastByLimit = first + Math.ceil(Math.max(limit - head.data.length, 0) / size)
   const last = Math.min(lastByTotal, lastByLimit)
-  const window: Promise<ListEnvelope<T>>[] = []
+  const window: Promise<Page<T>>[] = []
   let next = first + 1
   const fill = () => {
     while (next <= last && window.length < (options.concurrency ?? DEFAULT_PAGE_CONCURRENCY)) {
@@ -60,6 +68,35 @@ export async function* paginate<T>(fetchPage: FetchPage<T>, options: PageOptions
     for (const record of page.data) {
       if (remaining-- <= 0) return
       yield record
+    }
+  }
+}
+
+// One page after another until a page is short or empty, or the limit is reached.
+async function* walk<T>(
+  fetchPage: FetchPage<T>,
+  head: Page<T>,
+  first: number,
+  size: number,
+  limit: number,
+) {
+  let remaining = limit
+  let page = head
+  let number = first
+  for (;;) {
+    for (const record of page.data) {
+      if (remaining-- <= 0) return
+      yield record
+    }
+    if (page.data.length === 0 || page.data.length < size || remaining <= 0) return
+    const seen = JSON.stringify(page.data)
+    page = await fetchPage({ page: ++number, perPage: size })
+    // Without a total, a server that ignores `page` would be asked forever.
+    if (page.data.length > 0 && JSON.stringify(page.data) === seen) {
+      throw new ApiError(
+        'unexpected_response',
+        `page ${number} of the list is the same as page ${number - 1}: the server seems to ignore the page parameter, and its meta gives no total to stop at`,
+      )
     }
   }
 }

@@ -1,9 +1,9 @@
 // Turns answers into values or ApiErrors: non-2xx statuses with whatever body came with them,
-// and 2xx bodies checked against the shared schemas.
+// and 2xx bodies checked against the tolerant answer schemas (answers.ts).
 import type * as z from 'zod/mini'
 import { ApiError, excerpt } from './errors.js'
 import type { ApiErrorCode } from './errors.js'
-import { apiErrorBodySchema } from './schemas.js'
+import type { FieldErrors } from './schemas.js'
 
 export type Answer = {
   status: number
@@ -22,27 +22,139 @@ function codeForStatus(status: number): ApiErrorCode {
   return 'unexpected_response'
 }
 
-// Builds the error for a non-2xx answer from whatever body came with it.
-export function errorFromResponse(status: number, text: string): ApiError {
-  let json: unknown
+// JSON.rawJSON and the reviver's source text (Node ≥ 21), not yet in TypeScript's lib.
+type Reviver = (key: string, value: unknown, context?: { source?: string }) => unknown
+const json = JSON as unknown as {
+  parse(text: string, reviver?: Reviver): unknown
+  rawJSON?: (text: string) => unknown
+}
+
+// A number JSON.parse would change: beyond 2^53, or written otherwise than JavaScript prints
+// it (1.0, 1e3, -0). Only then is the slower reviver worth running.
+const ALTERED_NUMBER = /\d{16}|\d[eE]|\.\d*0(?!\d)|-0(?![.\d])/
+
+const keepDigits: Reviver = (_key, value, context) =>
+  typeof value === 'number' && context?.source !== undefined && context.source !== String(value)
+    ? json.rawJSON!(context.source)
+    : value
+
+// JSON.parse that keeps every number as the server wrote it: such a number becomes raw JSON,
+// which JSON.stringify prints with its own digits (an id 12345678901234567890 stays that).
+export function parseJsonText(text: string): unknown {
+  return json.rawJSON && ALTERED_NUMBER.test(text) ? json.parse(text, keepDigits) : JSON.parse(text)
+}
+
+function tryJson(text: string): unknown {
   try {
-    json = JSON.parse(text)
+    return parseJsonText(text)
   } catch {
-    json = undefined
+    return undefined
   }
-  const body = apiErrorBodySchema.safeParse(json)
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined
+
+// An OAuth-style code (invalid_client, not_found, E1234): one word. A sentence in `error` is a
+// message, as in the spec's 404 {"error": "Chamber not found."}.
+const asCode = (value: unknown): string | undefined => {
+  const t = text(value) ?? (typeof value === 'number' ? String(value) : undefined)
+  return t !== undefined && /^[\w.:-]{1,64}$/.test(t) ? t : undefined
+}
+
+type ErrorBody = { code?: string; message?: string; fields?: FieldErrors }
+
+// Reads an error body of any shape: OAuth {error, error_description}, the spec's {error, fields},
+// {error: {code, message}}, {code, message}, RFC 7807 {title, detail}, JSON:API {errors: [...]},
+// Laravel-style {message, errors: {field: [...]}}.
+export function readErrorBody(body: unknown): ErrorBody {
+  if (!isRecord(body)) return {}
+  const nested = isRecord(body.error) ? body.error : undefined
+  const list = Array.isArray(body.errors) ? body.errors.filter(isRecord) : []
+  const first = list[0]
   const code =
-    status === 401 && body.success && body.data.error === 'invalid_client'
-      ? 'invalid_client'
-      : codeForStatus(status)
-  if (body.success) {
-    const { error, error_description, fields } = body.data
-    const message = error_description ?? error
-    return new ApiError(code, `${message} (HTTP ${status})`, { status, fields })
+    asCode(body.error) ??
+    asCode(nested?.code) ??
+    asCode(body.code) ??
+    asCode(body.error_code) ??
+    asCode(first?.code)
+  const message =
+    text(body.error_description) ??
+    text(nested?.message) ??
+    text(nested?.description) ??
+    text(body.message) ??
+    text(body.detail) ??
+    text(body.title) ??
+    (asCode(body.error) ? undefined : text(body.error)) ??
+    text(first?.detail) ??
+    text(first?.message) ??
+    text(first?.title)
+  const fields =
+    fieldErrors(body.fields) ??
+    fieldErrors(nested?.fields) ??
+    fieldErrors(isRecord(body.errors) ? body.errors : undefined) ??
+    fieldErrorsFromList(list)
+  return { code, message, fields }
+}
+
+// {field: [messages]} with any value: a string, a list of anything, an object.
+function fieldErrors(value: unknown): FieldErrors | undefined {
+  if (!isRecord(value)) return undefined
+  const fields: FieldErrors = {}
+  for (const [field, messages] of Object.entries(value)) {
+    fields[field] = (Array.isArray(messages) ? messages : [messages]).map(messageText)
   }
-  const shown = excerpt(text)
+  return Object.keys(fields).length ? fields : undefined
+}
+
+// [{field|source.pointer|path, message|detail}] as JSON:API and others list them.
+function fieldErrorsFromList(list: Record<string, unknown>[]): FieldErrors | undefined {
+  const fields: FieldErrors = {}
+  for (const entry of list) {
+    const source = isRecord(entry.source) ? entry.source : {}
+    const name =
+      text(entry.field) ??
+      text(entry.path) ??
+      text(source.pointer)
+        ?.replace(/^\/(data\/attributes\/)?/, '')
+        .replaceAll('/', '.') ??
+      text(source.parameter)
+    if (name) (fields[name] ??= []).push(messageText(entry))
+  }
+  return Object.keys(fields).length ? fields : undefined
+}
+
+function messageText(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (isRecord(value)) {
+    const said = text(value.message) ?? text(value.detail) ?? text(value.title)
+    if (said) return said
+  }
+  return JSON.stringify(value) ?? String(value)
+}
+
+// Builds the error for a non-2xx answer from whatever body came with it. `token` marks the
+// answer of /auth/token, where any refusal (400 or 401 with any body) is an authentication failure.
+export function errorFromResponse(
+  status: number,
+  body: string,
+  options: { token?: boolean } = {},
+): ApiError {
+  const { code: serverCode, message, fields } = readErrorBody(tryJson(body))
+  let code = codeForStatus(status)
+  if (options.token && status >= 400 && status < 500 && status !== 429) {
+    code = serverCode === 'invalid_client' ? 'invalid_client' : 'unauthorized'
+  } else if (status === 401 && serverCode === 'invalid_client') code = 'invalid_client'
+  const said = [serverCode, message].filter(Boolean).join(': ')
+  if (said) return new ApiError(code, `${said} (HTTP ${status})`, { status, fields })
+  const shown = excerpt(body)
   return new ApiError(code, `HTTP ${status} from the server${shown ? `: ${shown}` : ''}`, {
     status,
+    fields,
     excerpt: shown,
   })
 }
@@ -50,7 +162,7 @@ export function errorFromResponse(status: number, text: string): ApiError {
 // Parses a 2xx body as JSON; anything else is an unexpected response that names what came back.
 export function parseJson(answer: Answer): unknown {
   try {
-    return JSON.parse(answer.text)
+    return parseJsonText(answer.text)
   } catch {
     throw new ApiError(
       'unexpected_response',

@@ -37,8 +37,8 @@ export const addressSchema = z.looseObject(
 )
 export type Address = z.infer<typeof addressSchema>
 
-// Records as a server returns them. Only the id is required of a foreign server; the sandbox
-// always fills every field.
+// Records as the sandbox stores and returns them, every field filled. The client reads answers
+// with the tolerant schemas of answers.ts instead.
 export const idSchema = z.string().check(z.minLength(1))
 
 export const chamberSchema = z.looseObject({
@@ -77,22 +77,8 @@ export const eventSchema = z.looseObject({
 })
 export type Event = z.infer<typeof eventSchema>
 
-// GET /chambers/{id}?include=members,events embeds the related lists.
-export const chamberWithIncludesSchema = z.extend(chamberSchema, {
-  members: z.optional(z.array(memberSchema)),
-  events: z.optional(z.array(eventSchema)),
-})
-
-export const listMetaSchema = z.looseObject({
-  current_page: z.int(),
-  total: z.int().check(z.nonnegative()),
-  per_page: z.int().check(z.positive()),
-})
-export type ListMeta = z.infer<typeof listMetaSchema>
-
-export function listEnvelopeSchema<T extends z.ZodMiniType>(record: T) {
-  return z.looseObject({ data: z.array(record), meta: listMetaSchema })
-}
+// The sandbox's list envelope.
+export type ListMeta = { current_page: number; total: number; per_page: number }
 export type ListEnvelope<T> = { data: T[]; meta: ListMeta }
 
 // Request bodies. Unknown keys are kept so that nothing a user sends is silently dropped.
@@ -144,16 +130,11 @@ export const tokenRequestSchema = z.object({
 })
 export type TokenRequest = z.infer<typeof tokenRequestSchema>
 
-export const tokenResponseSchema = z.looseObject({
-  access_token: z.string().check(z.minLength(1)),
-  token_type: z.string(),
-  // Any size; numeric strings are read as numbers, and a server may leave it out.
-  expires_in: z.optional(z.coerce.number().check(z.nonnegative())),
-})
-export type TokenResponse = z.infer<typeof tokenResponseSchema>
+// The sandbox's token answer; the client reads any server's with answers.ts' tokenAnswer.
+export type TokenResponse = { access_token: string; token_type: string; expires_in: number }
 
-// Error bodies: 401 {error: invalid_client|invalid_token, error_description}, 404 {error},
-// 422 {error, fields}. A foreign server may send any of them, or something else entirely.
+// The sandbox's error bodies: 401 {error: invalid_client|invalid_token, error_description},
+// 404 {error}, 422 {error, fields}. The client reads any server's with readErrorBody.
 export const oauthErrorSchema = z.looseObject({
   error: z.string(),
   error_description: z.optional(z.string()),

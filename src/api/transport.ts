@@ -68,7 +68,7 @@ export class Transport {
   async send(exchange: Exchange): Promise<Answer> {
     const answer = await this.exchange(exchange)
     if (answer.status >= 200 && answer.status < 300) return answer
-    throw errorFromResponse(answer.status, answer.text)
+    throw errorFromResponse(answer.status, answer.text, { token: exchange.auth === false })
   }
 
   // Sends the exchange and returns whatever answer it finally got, after retries and one

@@ -37,7 +37,7 @@ export async function buildClient(ctx: Context): Promise<Client> {
   // WebAssembly HTTP parser; the baseline compiler is plenty for a CLI's traffic.
   v8.setFlagsFromString('--liftoff-only')
   const connection = ctx.globals.sandbox ? await embeddedSandbox(ctx) : await resolveConnection(ctx)
-  return clientFor(ctx, connection)
+  return clientFor(ctx, connection, { dispatcher: ctx.dispatcher })
 }
 
 // `transport` lets a caller bring its own dispatcher and backoff timer (completion does, to drop

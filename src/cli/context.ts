@@ -1,6 +1,7 @@
 // What commands are handed instead of globals: the IO, the resolved global options, and lazy,
 // cached factories for the profile store and the API client, so that `--help` reads no config
 // and `--version` loads no HTTP code.
+import type { Dispatcher } from 'undici'
 import type { Client } from '../api/client.js'
 import type { Secrets } from '../api/redact.js'
 import type { ProfileStore } from '../config/profiles.js'
@@ -40,4 +41,6 @@ export type Context = {
   secrets: Secrets
   // Run before the process exits: closing the embedded sandbox, the HTTP agent.
   cleanup: (() => Promise<void>)[]
+  // Where HTTP goes instead of a fresh keep-alive Agent: tests hand in undici's MockAgent.
+  dispatcher?: Dispatcher
 }

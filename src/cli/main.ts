@@ -8,7 +8,7 @@ import { createProgram, oneLine } from './program.js'
 import { DEFAULT_GLOBALS } from './globals.js'
 import { Secrets } from '../api/redact.js'
 
-export function createContext(io: IO): Context {
+export function createContext(io: IO, dispatcher?: Context['dispatcher']): Context {
   let profiles: ReturnType<Context['profiles']> | undefined
   let api: ReturnType<Context['api']> | undefined
   const ctx: Context = {
@@ -16,6 +16,7 @@ export function createContext(io: IO): Context {
     globals: DEFAULT_GLOBALS,
     secrets: new Secrets(),
     cleanup: [],
+    dispatcher,
     profiles: () =>
       (profiles ??= (async () => {
         const [{ ProfileStore }, { configDir }] = await Promise.all([
@@ -33,8 +34,12 @@ export function createContext(io: IO): Context {
   return ctx
 }
 
-export async function main(argv: string[], io: IO): Promise<number> {
-  const ctx = createContext(io)
+export async function main(
+  argv: string[],
+  io: IO,
+  dispatcher?: Context['dispatcher'],
+): Promise<number> {
+  const ctx = createContext(io, dispatcher)
   const program = createProgram(ctx, argv)
   // `chamberctl` alone asks what there is: the help is the answer, not an error.
   if (argv.length <= 2) {

@@ -23,8 +23,13 @@ export async function printList<T extends OutputRecord>(
     const page = await fetchPage(request)
     lastMeta = page.meta
     fetched += page.data.length
-    const wanted = Math.min(page.meta.total, paging.limit ?? Infinity)
-    progress?.update(`fetched ${Math.min(fetched, wanted)} of ${wanted} ${noun}`)
+    // A server whose meta has no total gets a count without an end.
+    const wanted = Math.min(page.meta.total ?? Infinity, paging.limit ?? Infinity)
+    progress?.update(
+      wanted === Infinity
+        ? `fetched ${fetched} ${noun}`
+        : `fetched ${Math.min(fetched, wanted)} of ${wanted} ${noun}`,
+    )
     return page
   }
   try {

@@ -283,7 +283,7 @@ describe('tokens', () => {
       )
     const error = await failure(refreshing().chambers.list())
     expect(error.code).toBe('invalid_client')
-    expect(error.message).toBe('client authentication failed (HTTP 401)')
+    expect(error.message).toBe('invalid_client: client authentication failed (HTTP 401)')
   })
 
   it('pages that hit a 401 together share one refresh, even in the middle of --all', async () => {

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini'
 import { paginate } from '../../api/paginate.js'
-import { listEnvelopeSchema } from '../../api/schemas.js'
-import { errorFromResponse, parseAnswer } from '../../api/responses.js'
+import { pageOf } from '../../api/answers.js'
+import { errorFromResponse, parseAnswer, parseJsonText } from '../../api/responses.js'
 import type { Answer } from '../../api/responses.js'
 import type { Method } from '../../api/transport.js'
 import type { Context } from '../../cli/context.js'
@@ -23,7 +23,8 @@ export type Options = {
 }
 
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']
-const anyList = listEnvelopeSchema(z.unknown())
+// Any items: `api` prints whatever the list holds.
+const anyList = z.looseObject({ data: z.array(z.unknown()), meta: z.optional(z.unknown()) })
 
 // A raw authenticated request, like `gh api`, with chamberctl's auth, retries and exit codes.
 export async function api(opts: Options, ctx: Context): Promise<void> {
@@ -58,12 +59,14 @@ export async function api(opts: Options, ctx: Context): Promise<void> {
   if (opts.paginate) {
     const pages = paginate(
       async ({ page, perPage }) =>
-        parseAnswer(
-          anyList,
-          await client.transport.send({
-            ...exchange,
-            query: { ...query, page, per_page: perPage },
-          }),
+        pageOf(
+          parseAnswer(
+            anyList,
+            await client.transport.send({
+              ...exchange,
+              query: { ...query, page, per_page: perPage },
+            }),
+          ),
         ),
       {
         all: true,
@@ -134,7 +137,7 @@ function statusAndHeaders(answer: Answer): string {
 // JSON is pretty on a terminal and compact in a pipe; anything else is printed as it came.
 function render(text: string, pretty: boolean): string {
   try {
-    return `${JSON.stringify(JSON.parse(text), null, pretty ? 2 : undefined)}\n`
+    return `${JSON.stringify(parseJsonText(text), null, pretty ? 2 : undefined)}\n`
   } catch {
     return text.endsWith('\n') ? text : `${text}\n`
   }

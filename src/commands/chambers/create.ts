@@ -1,7 +1,8 @@
 import { paginate } from '../../api/paginate.js'
 import { CHAMBER_TYPES } from '../../api/constants.js'
 import { chamberCreateSchema } from '../../api/schemas.js'
-import type { Chamber, ChamberCreate } from '../../api/schemas.js'
+import { describeId, idAndName } from '../../api/answers.js'
+import type { ChamberCreate } from '../../api/schemas.js'
 import type { Client } from '../../api/client.js'
 import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
 import type { Context } from '../../cli/context.js'
@@ -53,7 +54,12 @@ export async function create(opts: Options, ctx: Context): Promise<void> {
   if (opts.dryRun) return printDryRun(ctx, 'POST', `${client.baseUrl}/chambers`, valid)
   if (globals.canPrompt && !globals.yes) await confirm(valid, ctx)
   const chamber = await client.chambers.create(valid)
-  await printCreated(ctx, chamber, CHAMBER_COLUMNS, `Created chamber ${chamber.id} (${valid.name})`)
+  await printCreated(
+    ctx,
+    chamber,
+    CHAMBER_COLUMNS,
+    `Created chamber ${describeId(chamber.id)} (${valid.name})`,
+  )
 }
 
 // --from-file first, flags over it; the address is merged key by key.
@@ -113,11 +119,13 @@ async function ask(body: Record<string, unknown>, client: Client, ctx: Context):
 }
 
 async function chooseHq(client: Client, ctx: Context): Promise<string> {
-  const hqs: Chamber[] = []
+  const hqs: { id: string; name?: string }[] = []
   for await (const chamber of paginate((p) => client.chambers.list({ ...p, type: 'hq' }), {
     all: true,
   })) {
-    hqs.push(chamber)
+    // One without an id could not be chosen as anyone's HQ.
+    const choice = idAndName(chamber)
+    if (choice) hqs.push(choice)
   }
   return promptSearch(ctx.io, {
     message: 'Headquarters (type to filter, or type an id)',

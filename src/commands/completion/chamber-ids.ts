@@ -5,6 +5,7 @@
 import v8 from 'node:v8'
 import type { Client } from '../../api/client.js'
 import { createDispatcher } from '../../api/client.js'
+import { idAndName } from '../../api/answers.js'
 import { paginate } from '../../api/paginate.js'
 import { idProblem } from '../../api/paths.js'
 import { clientFor, resolveConnection } from '../../cli/api.js'
@@ -91,10 +92,11 @@ async function listChambers(client: Client): Promise<CachedChamber[]> {
   const chambers: CachedChamber[] = []
   const pages = paginate((page) => client.chambers.list(page), { limit: MAX_CHAMBERS })
   for await (const chamber of pages) {
+    const choice = idAndName(chamber)
     // An id a shell would split cannot be completed as one word; one chamberctl refuses
     // (`..`, control characters) is no use completed.
-    if (/\s/.test(chamber.id) || idProblem(chamber.id)) continue
-    chambers.push({ id: chamber.id, name: chamber.name })
+    if (!choice || /\s/.test(choice.id) || idProblem(choice.id)) continue
+    chambers.push(choice)
   }
   return chambers
 }

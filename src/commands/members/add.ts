@@ -1,3 +1,4 @@
+import { describeId } from '../../api/answers.js'
 import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
 import { paginate } from '../../api/paginate.js'
 import { checkId, pathSegment } from '../../api/paths.js'
@@ -73,7 +74,7 @@ export async function add(opts: Options, ctx: Context): Promise<void> {
     ctx,
     member,
     MEMBER_COLUMNS,
-    `Added member ${member.id} (${valid.email}) to chamber ${opts.chamberId}`,
+    `Added member ${describeId(member.id)} (${valid.email}) to chamber ${opts.chamberId}`,
   )
 }
 
@@ -156,9 +157,8 @@ async function membershipTypes(client: Client, chamberId: string): Promise<strin
   const counts = new Map<string, number>()
   const members = paginate((p) => client.members.list(chamberId, p), { limit: TYPE_SAMPLE })
   for await (const member of members) {
-    if (member.membership_type) {
-      counts.set(member.membership_type, (counts.get(member.membership_type) ?? 0) + 1)
-    }
+    const type = member.membership_type
+    if (typeof type === 'string' && type !== '') counts.set(type, (counts.get(type) ?? 0) + 1)
   }
   return [...counts].sort((a, b) => b[1] - a[1]).map(([type]) => type)
 }

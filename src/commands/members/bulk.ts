@@ -34,7 +34,7 @@ export type RowResult = {
   row: number
   status: RowStatus
   email?: unknown
-  id?: string
+  id?: unknown
   error?: {
     status: number | null
     code: string

@@ -5,7 +5,9 @@ import { writeFile } from 'node:fs/promises'
 import { checkFields } from '../../api/fields.js'
 import type { Client } from '../../api/client.js'
 import { paginate } from '../../api/paginate.js'
-import type { Chamber } from '../../api/schemas.js'
+import { idText, isAnswerId } from '../../api/answers.js'
+import type { AnswerId, AnswerRecord } from '../../api/answers.js'
+import { ApiError } from '../../api/errors.js'
 import type { Context } from '../../cli/context.js'
 import { CliError, ExitCode, SilentError, describeError } from '../../errors.js'
 import { writeList } from '../../io/output.js'
@@ -32,7 +34,8 @@ export type Options = {
 
 // unknown: sent, and no answer came back: the record may exist.
 type Status = 'created' | 'skipped' | 'failed' | 'unknown'
-type Outcome = { id: string | null; status: Status; error: string | null }
+// The id as the server gave it; its text is what later requests use.
+type Outcome = { id: AnswerId | null; status: Status; error: string | null }
 export type Report = {
   chambers: Record<string, Outcome>
   members: ({ chamber: string; email: string } & Outcome)[]
@@ -71,39 +74,45 @@ export async function seed(opts: Options, ctx: Context): Promise<void> {
 // What is already on the server, for --skip-existing: a chamber matches by name (trimmed, any
 // letter case) and type, a subsidiary also by its HQ; a member by e-mail in its chamber.
 class Existing {
-  private readonly members = new Map<string, Promise<Map<string, string>>>()
+  private readonly members = new Map<string, Promise<Map<string, AnswerId | null>>>()
 
   private constructor(
     private readonly client: Client,
-    private readonly chambers: Chamber[],
+    private readonly chambers: AnswerRecord[],
   ) {}
 
   static async load(client: Client): Promise<Existing> {
-    const chambers: Chamber[] = []
+    const chambers: AnswerRecord[] = []
     for await (const chamber of paginate((p) => client.chambers.list(p), { all: true })) {
       chambers.push(chamber)
     }
     return new Existing(client, chambers)
   }
 
-  chamber(body: FixtureChamber['body'], hqId: string | undefined): string | undefined {
+  // A match without a usable id is no use to its members: it is created anew.
+  chamber(body: FixtureChamber['body'], hqId: string | undefined): AnswerId | undefined {
     const name = normal(body.name)
-    return this.chambers.find(
+    const id = this.chambers.find(
       (c) =>
+        isAnswerId(c.id) &&
         normal(c.name) === name &&
         c.type === body.type &&
-        (body.type !== 'subsidiary' || c.hq_id === hqId),
+        (body.type !== 'subsidiary' || (isAnswerId(c.hq_id) && idText(c.hq_id) === hqId)),
     )?.id
+    return isAnswerId(id) ? id : undefined
   }
 
-  member(chamberId: string, email: string): Promise<string | undefined> {
+  // A member found by e-mail is skipped whether or not the server gave it an id (then null).
+  member(chamberId: string, email: string): Promise<AnswerId | null | undefined> {
     let emails = this.members.get(chamberId)
     if (!emails) {
       emails = (async () => {
-        const found = new Map<string, string>()
+        const found = new Map<string, AnswerId | null>()
         const members = paginate((p) => this.client.members.list(chamberId, p), { all: true })
         for await (const member of members) {
-          if (member.email) found.set(normal(member.email), member.id)
+          if (typeof member.email === 'string' && member.email !== '') {
+            found.set(normal(member.email), isAnswerId(member.id) ? member.id : null)
+          }
         }
         return found
       })()
@@ -113,8 +122,8 @@ class Existing {
   }
 }
 
-function normal(value: string | undefined): string {
-  return (value ?? '').trim().toLowerCase()
+function normal(value: unknown): string {
+  return typeof value === 'string' ? value.trim().toLowerCase() : ''
 }
 
 async function execute(
@@ -165,13 +174,14 @@ async function execute(
         : `${what} failed`,
   })
 
+  // The text of each chamber's id, for its subsidiaries' hq_id and its members' path.
   const ids = new Map<string, Promise<string | null>>()
   const chamberId = (chamber: FixtureChamber): Promise<string | null> => {
     let id = ids.get(chamber.key)
     if (!id) {
       id = createChamber(chamber).then((outcome) => {
         report.chambers[chamber.key] = record(outcome)
-        return outcome.id
+        return outcome.id === null ? null : idText(outcome.id)
       })
       ids.set(chamber.key, id)
     }
@@ -186,6 +196,12 @@ async function execute(
     try {
       const body = chamber.hq ? { ...chamber.body, hq_id: hqId } : chamber.body
       const created = await send(() => client.chambers.create(body))
+      if (!isAnswerId(created.id)) {
+        throw new ApiError(
+          'unexpected_response',
+          "created, but the server's answer gives no id to add its members and subsidiaries with",
+        )
+      }
       return { id: created.id, status: 'created', error: null }
     } catch (error) {
       return failure(error)
@@ -199,9 +215,9 @@ async function execute(
         existing && report.chambers[chamber.key]?.status === 'skipped'
           ? await existing.member(id, member.body.email)
           : undefined
-      if (found) return { id: found, status: 'skipped', error: null }
+      if (found !== undefined) return { id: found, status: 'skipped', error: null }
       const created = await send(() => client.members.add(id, member.body))
-      return { id: created.id, status: 'created', error: null }
+      return { id: isAnswerId(created.id) ? created.id : null, status: 'created', error: null }
     } catch (error) {
       return failure(error)
     }
@@ -305,10 +321,15 @@ async function printPlan(fixture: Fixture, existing: Existing | undefined, ctx: 
   const ordered = [...fixture.chambers].sort((a, b) => depth(a) - depth(b))
   const planned = new Map<string, string | undefined>()
   const steps: Record<string, unknown>[] = []
-  const step = (kind: string, chamber: string, name: string, existingId: string | undefined) =>
+  const step = (
+    kind: string,
+    chamber: string,
+    name: string,
+    existingId: AnswerId | null | undefined,
+  ) =>
     steps.push({
       step: steps.length + 1,
-      action: existingId ? 'skip' : 'create',
+      action: existingId !== undefined ? 'skip' : 'create',
       kind,
       chamber,
       name,
@@ -318,10 +339,13 @@ async function printPlan(fixture: Fixture, existing: Existing | undefined, ctx: 
     const hqId = chamber.hq ? planned.get(chamber.hq) : (chamber.body.hq_id ?? undefined)
     const found =
       hqId === undefined && chamber.hq ? undefined : existing?.chamber(chamber.body, hqId)
-    planned.set(chamber.key, found)
+    planned.set(chamber.key, found === undefined ? undefined : idText(found))
     step('chamber', chamber.key, chamber.body.name, found)
     for (const member of chamber.members) {
-      const id = found && existing ? await existing.member(found, member.body.email) : undefined
+      const id =
+        found !== undefined && existing
+          ? await existing.member(idText(found), member.body.email)
+          : undefined
       step('member', chamber.key, member.body.email, id)
     }
   }
