@@ -72,7 +72,8 @@ export async function seed(opts: Options, ctx: Context): Promise<void> {
 }
 
 // What is already on the server, for --skip-existing: a chamber matches by name (trimmed, any
-// letter case) and type, a subsidiary also by its HQ; a member by e-mail in its chamber.
+// letter case) and type (when the server gives one), a subsidiary also by its HQ; a member by
+// e-mail in its chamber.
 class Existing {
   private readonly members = new Map<string, Promise<Map<string, AnswerId | null>>>()
 
@@ -96,7 +97,8 @@ class Existing {
       (c) =>
         isAnswerId(c.id) &&
         normal(c.name) === name &&
-        c.type === body.type &&
+        // A server that does not say a chamber's type leaves the name to decide.
+        (c.type === undefined || c.type === null || c.type === body.type) &&
         (body.type !== 'subsidiary' || (isAnswerId(c.hq_id) && idText(c.hq_id) === hqId)),
     )?.id
     return isAnswerId(id) ? id : undefined
