@@ -4,7 +4,7 @@ import { MockAgent } from 'undici'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { TokenManager } from '../../src/api/auth.js'
 import { createClient, requestToken } from '../../src/api/client.js'
-import type { ApiError } from '../../src/api/errors.js'
+import { failure } from '../helpers/failure.js'
 import { paginate } from '../../src/api/paginate.js'
 import type { PageRequest } from '../../src/api/paginate.js'
 import type { PageMeta } from '../../src/api/answers.js'
@@ -35,15 +35,6 @@ function client(base = `${ORIGIN}/v2`) {
     tokens: new TokenManager({ cached: { token: 't' } }),
     sleep: async () => {},
   })
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise
-  } catch (error) {
-    return error as ApiError
-  }
-  throw new Error('expected a failure')
 }
 
 describe('records are kept as the server sent them', () => {

@@ -2,7 +2,7 @@ import { MockAgent } from 'undici'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { TokenManager } from '../../src/api/auth.js'
 import { createClient, requestToken } from '../../src/api/client.js'
-import type { ApiError } from '../../src/api/errors.js'
+import { failure } from '../helpers/failure.js'
 import { paginate } from '../../src/api/paginate.js'
 
 const ORIGIN = 'http://api.test'
@@ -46,15 +46,6 @@ function envelope(ids: string[], page: number, perPage: number, total: number) {
 
 function ids(from: number, count: number): string[] {
   return Array.from({ length: count }, (_, i) => `c${from + i}`)
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise
-  } catch (error) {
-    return error as ApiError
-  }
-  throw new Error('expected a failure')
 }
 
 describe('requests', () => {
