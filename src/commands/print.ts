@@ -1,6 +1,6 @@
 // Prints what a read command fetched, in the format the global options chose.
 import type { FetchPage, PageOptions } from '../api/paginate.js'
-import type { ListMeta } from '../api/schemas.js'
+import type { PageMeta } from '../api/answers.js'
 import { paginate } from '../api/paginate.js'
 import type { Context } from '../cli/context.js'
 import type { OutputRecord } from '../io/output.js'
@@ -18,7 +18,7 @@ export async function printList<T extends OutputRecord>(
   const walking = paging.all === true || paging.limit !== undefined
   const progress = walking ? startProgress(io, globals) : undefined
   let fetched = 0
-  let lastMeta: ListMeta | undefined
+  let lastMeta: PageMeta | undefined
   const counted: FetchPage<T> = async (request) => {
     const page = await fetchPage(request)
     lastMeta = page.meta
@@ -53,9 +53,12 @@ export async function printList<T extends OutputRecord>(
 }
 
 // `Showing 20 of 260 members. Use --all or --limit N.` when the page printed is not the last.
-function moreNote(meta: ListMeta | undefined, count: number, noun: string): string | undefined {
-  if (typeof meta?.total !== 'number' || typeof meta.current_page !== 'number') return undefined
-  const through = (meta.current_page - 1) * meta.per_page + count
+// Said only when the server's meta is sane enough to know (answers.ts keeps no other).
+function moreNote(meta: PageMeta | undefined, count: number, noun: string): string | undefined {
+  const page = meta?.current_page
+  if (meta?.total === undefined || page === undefined) return undefined
+  if (page > 1 && meta.per_page === undefined) return undefined
+  const through = (page - 1) * (meta.per_page ?? 0) + count
   if (through >= meta.total) return undefined
   return `Showing ${count} of ${meta.total.toLocaleString('en-US')} ${noun}. Use --all or --limit N.`
 }
