@@ -41,8 +41,8 @@ describe(`${COUNT} concurrent member creates on one chamber`, () => {
     })
   })
 
-  it('are all in the data file, and there after a restart', async () => {
-    const dataFile = join(dir(), 'sandbox.json')
+  it('are all in the database, and there after a restart', async () => {
+    const dataFile = join(dir(), 'sandbox.db')
     const { created, expected } = await withSandbox({ dataFile }, async (env) => {
       const api = env.api('v2')
       const expected = (await api.total(MEMBERS)) + COUNT

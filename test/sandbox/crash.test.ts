@@ -1,9 +1,10 @@
 // `chamberctl sandbox --data FILE` killed with SIGKILL while writes stream in: whatever it
-// acknowledged must be in a data file that still loads. Runs the built CLI (test/global-setup.ts
+// acknowledged must be in a database that still loads, and nothing but it is left once it has. Runs the built CLI (test/global-setup.ts
 // builds it).
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -40,8 +41,8 @@ async function bearerHeaders(base: string): Promise<Record<string, string>> {
   return { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' }
 }
 
-it('a child killed with SIGKILL in the middle of a stream of writes leaves a data file that loads', async () => {
-  const file = join(dir(), 'sandbox.json')
+it('a child killed with SIGKILL in the middle of a stream of writes leaves a database that loads', async () => {
+  const file = join(dir(), 'sandbox.db')
   const args = [BIN, 'sandbox', '--port', '0', '--data', file, '--empty', '-q']
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
@@ -82,6 +83,8 @@ it('a child killed with SIGKILL in the middle of a stream of writes leaves a dat
       env.api('v2').listAll('/chambers'),
     )
     expect(ids(loaded)).toEqual(expect.arrayContaining(acknowledged))
+    // The write-ahead log the kill left behind was recovered and removed by that clean start.
+    expect(await readdir(dir())).toEqual(['sandbox.db'])
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   }
