@@ -55,7 +55,7 @@ describe('--sandbox from several processes', () => {
     for (let run = 0; run < RUNS; run++) {
       expect(stored.filter((email) => email.startsWith(`run${run}.`))).toHaveLength(ROWS)
     }
-  })
+  }, 90_000)
 
   it('a command runs to its end while a long bulk run is still writing', async () => {
     const dir = configDir()
@@ -74,5 +74,5 @@ describe('--sandbox from several processes', () => {
     const stored = await emails(dir)
     expect(stored).toContain('short@shared.test')
     expect(stored.filter((email) => email.startsWith('long.'))).toHaveLength(3000)
-  })
+  }, 150_000)
 })

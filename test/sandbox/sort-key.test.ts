@@ -42,12 +42,12 @@ describe('sortKey', () => {
     }
   })
 
-  it('agrees with the collator on every pair of 1,500 random strings of a mixed alphabet', () => {
+  it('agrees with the collator on every pair of 600 random strings of a mixed alphabet', () => {
     const alphabet = [
       ...'aAbBzZeéEÉ0123456789 \t-_.,;:!?\'"()[]{}@*/\\&#%`^+<=>|~$ßæøÅñç€£😀αЖ中ﬁıŋ',
     ]
     const next = random(7)
-    const strings = Array.from({ length: 1500 }, () =>
+    const strings = Array.from({ length: 600 }, () =>
       Array.from(
         { length: 1 + Math.floor(next() * 6) },
         () => alphabet[Math.floor(next() * alphabet.length)],
