@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The Prism conformance job (issue 9), run by .ci/run after the build:
+#  1. Prism's dynamic mock of the spec's OpenAPI document (-d: every answer generated afresh):
+#     every read command in every format and the write commands with flags, on /v1 and /v2,
+#     ROUNDS rounds (default 20): zero failures.
+#  2. Prism's validation proxy (--errors) in front of the sandbox, the same commands through it:
+#     zero violations, so the sandbox's answers and our requests both match the document.
+# Prism comes from the shared tools (../shared/tools/prism, or $CHAMBERCTL_PRISM_TOOLS), which
+# install it into ~/.cache/chamberctl-prism when missing. Loopback ports: $CONFORMANCE_PORT and
+# the two after it (default 4171..4173).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools="${CHAMBERCTL_PRISM_TOOLS:-$PWD/../shared/tools/prism}"
+rounds="${CONFORMANCE_ROUNDS:-20}"
+port="${CONFORMANCE_PORT:-4171}"
+node="$PWD/node_modules/.bin/node"
+logs=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$logs"
+}
+trap cleanup EXIT
+
+# Waits until a server answers HTTP on the port (any status), for up to two minutes: the first
+# run installs Prism.
+wait_for() {
+  for _ in $(seq 240); do
+    if "$node" -e "fetch('http://127.0.0.1:$1/').then(()=>process.exit(0),()=>process.exit(1))"; then return 0; fi
+    sleep 0.5
+  done
+  echo "nothing answers on port $1; log:" >&2
+  cat "$2" >&2
+  return 1
+}
+
+echo "== Prism dynamic mock (port $port): $rounds rounds"
+"$tools/mock.sh" "$port" -d >"$logs/mock.log" 2>&1 &
+pids+=($!)
+wait_for "$port" "$logs/mock.log"
+"$node" scripts/conformance-run.mjs "http://127.0.0.1:$port" "$rounds" chm_1
+
+sandbox_port=$((port + 1))
+proxy_port=$((port + 2))
+echo "== Prism validation proxy (port $proxy_port) in front of the sandbox (port $sandbox_port)"
+CHAMBERCTL_CONFIG_DIR="$logs/config" "$node" bin/chamberctl.js sandbox --port "$sandbox_port" \
+  --data "$logs/sandbox.db" -q >"$logs/sandbox.log" 2>&1 &
+pids+=($!)
+"$tools/proxy.sh" "http://127.0.0.1:$sandbox_port" "$proxy_port" >"$logs/proxy.log" 2>&1 &
+pids+=($!)
+wait_for "$sandbox_port" "$logs/sandbox.log"
+wait_for "$proxy_port" "$logs/proxy.log"
+CHAMBERCTL_CLIENT_ID=sandbox-client CHAMBERCTL_CLIENT_SECRET=sandbox-secret \
+  "$node" scripts/conformance-run.mjs "http://127.0.0.1:$proxy_port" "${CONFORMANCE_PROXY_ROUNDS:-2}" ch_0001
+# Prism logs a broken request or answer as a violation or a request terminated with an error
+# (the readiness probes' `GET /`, which no path matches, aside).
+grep -Ei 'violation|terminated with error' "$logs/proxy.log" | grep -v '\] get / ' >"$logs/violations" || true
+echo "prism proxy: $(wc -l <"$logs/violations") violations logged"
+if [ -s "$logs/violations" ]; then
+  head -20 "$logs/violations" >&2
+  exit 1
+fi
