@@ -65,7 +65,8 @@ function startup(base, token, tokenEnv) {
   const oneShot = { args: ['-e', get] }
   const listEnv = { args: [bin, 'chambers', 'list', '--json'], env: tokenEnv }
   const listProfile = { args: [bin, 'chambers', 'list', '--json'], env }
-  const cases = [bare, version, help, oneShot, listEnv, listProfile]
+  const listJq = { args: [bin, 'chambers', 'list', '--jq', '.[0].id'], env: tokenEnv }
+  const cases = [bare, version, help, oneShot, listEnv, listProfile, listJq]
   for (const c of cases) {
     time(c) // warms the file and compile caches
     c.samples = []
@@ -84,6 +85,8 @@ function startup(base, token, tokenEnv) {
   row('chambers --help', help, 'node -e 0', bare, undefined)
   row('chambers list --json, env token', listEnv, 'node:http GET', oneShot, { max: 1.3 })
   row('chambers list --json, profile', listProfile, 'node:http GET', oneShot, { max: 1.3 })
+  // What loading jq's WebAssembly module (and compiling the filter) adds to one request.
+  row("chambers list --jq '.[0].id'", listJq, 'chambers list --json', listEnv, undefined)
 }
 
 async function bulk(base, token, tokenEnv) {
@@ -144,11 +147,16 @@ function measureBulk(into, args, childEnv) {
 function memory(base, token) {
   const childEnv = { ...env, CHAMBERCTL_BASE_URL: base, CHAMBERCTL_TOKEN: token }
   const list = (chamber) => [bin, 'members', 'list', chamber, '--all', '-o', 'ndjson']
+  const jq = (chamber) => [...list(chamber), '--jq', '.email']
   const small = []
   const big = []
+  const smallJq = []
+  const bigJq = []
   for (let i = 0; i < Math.max(bulkRuns, 3); i++) {
     small.push(run(list('ch_small'), childEnv, SMALL_LIST).maxRssKiB)
     big.push(run(list('ch_big'), childEnv, BIG_LIST).maxRssKiB)
+    smallJq.push(run(jq('ch_small'), childEnv, SMALL_LIST).maxRssKiB)
+    bigJq.push(run(jq('ch_big'), childEnv, BIG_LIST).maxRssKiB)
   }
   const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`
   rows.push({
@@ -157,6 +165,19 @@ function memory(base, token) {
     floor: `${SMALL_LIST / 1000}k records ${mib(median(small))}`,
     ratio: median(big) / median(small),
     goal: { max: 1.1 },
+  })
+  rows.push({
+    what: `  with --jq .email, ${BIG_LIST / 1000}k records`,
+    value: mib(median(bigJq)),
+    floor: `${SMALL_LIST / 1000}k records ${mib(median(smallJq))}`,
+    ratio: median(bigJq) / median(smallJq),
+    goal: { max: 1.1 },
+  })
+  rows.push({
+    what: `  --jq against none, ${BIG_LIST / 1000}k records`,
+    value: mib(median(bigJq)),
+    floor: `without --jq ${mib(median(big))}`,
+    ratio: median(bigJq) / median(big),
   })
 }
 

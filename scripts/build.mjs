@@ -2,7 +2,8 @@
 // heavy module, so that `chamberctl --version` loads almost nothing.
 import { build } from 'esbuild'
 import { execFile } from 'node:child_process'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 
@@ -43,7 +44,11 @@ export async function buildCli() {
     target: 'node22.13',
     minify: true,
     chunkNames: 'chunks/[name]-[hash]',
-    define: { __CHAMBERCTL_VERSION__: JSON.stringify(pkg.version) },
+    define: {
+      __CHAMBERCTL_VERSION__: JSON.stringify(pkg.version),
+      // Relative to the chunk that loads it (chunks/), see src/io/jq.ts.
+      __CHAMBERCTL_JQ_WASM__: JSON.stringify('../jq.wasm'),
+    },
     // Bundled CommonJS dependencies (cli-progress) call require() for Node's built-ins.
     banner: {
       js: "import { createRequire as __chamberctlRequire } from 'node:module'; const require = __chamberctlRequire(import.meta.url);",
@@ -53,6 +58,9 @@ export async function buildCli() {
     external: ['@napi-rs/keyring'],
     logLevel: 'warning',
   })
+  // jq for --jq, read from disk only when the flag is given.
+  const jqWasm = createRequire(import.meta.url).resolve('jq-wasm/jq.wasm')
+  await copyFile(jqWasm, `${root}/${staging}/jq.wasm`)
   const old = `${root}/dist.${process.pid}.old`
   await rename(`${root}/dist`, old).catch(() => {})
   await rename(`${root}/${staging}`, `${root}/dist`)

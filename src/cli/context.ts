@@ -6,6 +6,7 @@ import type { Client } from '../api/client.js'
 import type { Secrets } from '../api/redact.js'
 import type { ProfileStore } from '../config/profiles.js'
 import type { OutputFormat } from '../io/format.js'
+import type { JqProgram } from '../io/jq.js'
 import type { IO } from '../io/streams.js'
 import type { ApiVersion } from '../api/constants.js'
 
@@ -18,6 +19,8 @@ export type Globals = {
   // Whether -o/--json was given, as opposed to the TTY/pipe default.
   formatChosen: boolean
   fields?: string[]
+  // --jq, compiled before the command runs.
+  jq?: JqProgram
   // Colour on stdout and on stderr, each decided for its own stream.
   color: boolean
   errorColor: boolean

@@ -35,6 +35,7 @@ type GlobalFlags = {
   output?: string
   json?: boolean
   fields?: string
+  jq?: string
   color?: boolean
   input?: boolean
   yes?: boolean
@@ -60,6 +61,7 @@ export function declareGlobals(program: Command): Command {
       'comma-separated columns or keys to print, e.g. id,address.city (see: chamberctl fields)',
     )
     .option('--wide', 'tables: every column, instead of fitting the terminal')
+    .option('--jq <expression>', 'filter JSON output with jq (once per record with -o ndjson)')
     .option('--no-color', 'no colour (also NO_COLOR; FORCE_COLOR forces it)')
     .option('--no-input', 'never prompt; a missing value is an error (also CI=true)')
     .option('-y, --yes', 'skip confirmations')
@@ -76,9 +78,13 @@ export function declareGlobals(program: Command): Command {
     .option('-q, --quiet', 'no progress and no informational lines on stderr')
 }
 
+// Everything but --jq, which needs jq loaded to be compiled (see compileGlobals).
 export function resolveGlobals(flags: GlobalFlags, io: IO): Globals {
   const env = io.env
-  const format = chooseFormat({ output: flags.output, json: flags.json }, io.stdoutIsTTY)
+  const format = chooseFormat(
+    { output: flags.output, json: flags.json, jq: flags.jq !== undefined },
+    io.stdoutIsTTY,
+  )
   const sandbox = sandboxVersion(flags.sandbox === true, env.CHAMBERCTL_SANDBOX)
   if (sandbox && flags.baseUrl) {
     throw new UsageError('--sandbox and --base-url cannot be combined: the sandbox has its own URL')
@@ -88,7 +94,7 @@ export function resolveGlobals(flags: GlobalFlags, io: IO): Globals {
     baseUrl: flags.baseUrl ?? (sandbox ? undefined : nonEmpty(env.CHAMBERCTL_BASE_URL)),
     sandbox,
     format,
-    formatChosen: flags.output !== undefined || flags.json === true,
+    formatChosen: flags.output !== undefined || flags.json === true || flags.jq !== undefined,
     fields: flags.fields === undefined ? undefined : parseFields(flags.fields),
     color: colorEnabled({ env, isTTY: io.stdoutIsTTY, flag: flags.color }),
     errorColor: colorEnabled({ env, isTTY: io.stderrIsTTY, flag: flags.color }),
@@ -100,6 +106,12 @@ export function resolveGlobals(flags: GlobalFlags, io: IO): Globals {
     quiet: flags.quiet === true,
     wide: flags.wide === true,
   }
+}
+
+export async function compileGlobals(flags: GlobalFlags, globals: Globals): Promise<Globals> {
+  if (flags.jq === undefined) return globals
+  const { compileJq } = await import('../io/jq.js')
+  return { ...globals, jq: await compileJq(flags.jq) }
 }
 
 function sandboxVersion(flag: boolean, env: string | undefined): ApiVersion | undefined {

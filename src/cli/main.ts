@@ -48,7 +48,8 @@ export async function main(
   }
   try {
     await program.parseAsync(argv)
-    return ExitCode.ok
+    // jq has printed its own message, as the jq binary would, and carried on with the rest.
+    return ctx.globals.jq?.failed ? ExitCode.failure : ExitCode.ok
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return ExitCode.ok

@@ -12,7 +12,8 @@ import { registerMembers } from '../commands/members/index.js'
 import { registerSandbox } from '../commands/sandbox/index.js'
 import { registerSeed } from '../commands/seed/index.js'
 import type { Context } from './context.js'
-import { declareGlobals, resolveGlobals } from './globals.js'
+import { compileGlobals, declareGlobals, resolveGlobals } from './globals.js'
+import { UsageError } from '../errors.js'
 import { VERSION } from './version.js'
 import { EXAMPLES } from './examples.js'
 import { addExamples, addHelpCommand } from './help.js'
@@ -56,13 +57,24 @@ export function createProgram(ctx: Context, argv?: readonly string[]): Command {
     // Descriptions wrap even in a narrow terminal (commander stops wrapping below 40 columns).
     .configureHelp({ showGlobalOptions: true, minWidthToWrap: 20 })
     .showSuggestionAfterError()
-  declareGlobals(program).hook('preAction', (_program, action) => {
-    try {
-      ctx.globals = resolveGlobals(action.optsWithGlobals(), ctx.io)
-    } catch (error) {
-      // Completion runs on every TAB and must stay silent; it works without these options.
-      if (action.name() !== '__complete') throw error
+  declareGlobals(program).hook('preAction', async (_program, action) => {
+    // Completion runs on every TAB and must stay silent; it works without these options.
+    if (action.name() === '__complete') {
+      try {
+        ctx.globals = resolveGlobals(action.optsWithGlobals(), ctx.io)
+      } catch {
+        // the defaults serve
+      }
+      return
     }
+    const flags = action.optsWithGlobals()
+    ctx.globals = resolveGlobals(flags, ctx.io)
+    if (flags.jq !== undefined && WITHOUT_JSON.has(commandPath(action))) {
+      throw new UsageError(
+        `--jq filters JSON output; chamberctl ${commandPath(action)} prints none`,
+      )
+    }
+    ctx.globals = await compileGlobals(flags, ctx.globals)
   })
   const name = argv && commandName(program, argv.slice(2))
   const only = name !== undefined && Object.hasOwn(REGISTERS, name) ? REGISTERS[name] : undefined
@@ -88,6 +100,15 @@ function commandName(program: Command, args: readonly string[]): string | undefi
     if ((option.required || option.optional) && flag === arg) i++
   }
   return undefined
+}
+
+// Commands whose output is not JSON in any format, so that --jq would silently do nothing.
+const WITHOUT_JSON = new Set(['login', 'logout', 'auth token', 'completion', 'sandbox'])
+
+function commandPath(command: Command): string {
+  const names: string[] = []
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name())
+  return names.join(' ')
 }
 
 export function oneLine(message: string): string {

@@ -40,6 +40,7 @@ export async function printList<T extends OutputRecord>(
       color: globals.color,
       wide: globals.wide,
       quiet: globals.quiet,
+      jq: globals.jq,
     })
     if (count === 0 && globals.format === 'table' && !globals.quiet) io.err.write(`no ${noun}\n`)
     // A person at a terminal must not take one page for the whole list.
@@ -78,5 +79,6 @@ export async function printRecord(
     wide: ctx.globals.wide,
     quiet: ctx.globals.quiet,
     sections,
+    jq: ctx.globals.jq,
   })
 }

@@ -2,6 +2,7 @@
 // --dry-run the request that would have been sent.
 import type { Context } from '../cli/context.js'
 import type { OutputRecord } from '../io/output.js'
+import { writeJson } from '../io/output.js'
 import { printRecord } from './print.js'
 
 export async function printCreated(
@@ -15,12 +16,12 @@ export async function printCreated(
 }
 
 // The body goes to stdout as JSON, whatever the output format: it is the request, not a record.
-export function printDryRun(
+export async function printDryRun(
   ctx: Pick<Context, 'io' | 'globals'>,
   method: string,
   url: string,
   body: unknown,
-): void {
+): Promise<void> {
   if (!ctx.globals.quiet) ctx.io.err.write(`Dry run: would send ${method} ${url}\n`)
-  ctx.io.out.write(`${JSON.stringify(body, null, ctx.io.stdoutIsTTY ? 2 : undefined)}\n`)
+  await writeJson(ctx.io, body, { jq: ctx.globals.jq })
 }

@@ -3,6 +3,7 @@
 // words of the results' statuses. On a terminal without -o or --verbose only the rows that did
 // not work out are printed: with 2,000 rows, the failures would otherwise scroll away.
 import type { OutputFormat } from './format.js'
+import type { JqProgram } from './jq.js'
 import type { OutputIO, OutputRecord, Records } from './output.js'
 import { writeList } from './output.js'
 import type { IO } from './streams.js'
@@ -23,6 +24,7 @@ export type BulkResultsOptions = {
   color: boolean
   wide?: boolean
   quiet?: boolean
+  jq?: JqProgram
   // The failures on a terminal: their columns, and the rows as shown there (a line number, say).
   failures: { columns: readonly string[]; view?: (row: OutputRecord) => OutputRecord }
 }
@@ -54,6 +56,7 @@ export async function writeBulkResults(
     color: opts.color,
     wide: opts.wide,
     quiet: opts.quiet,
+    jq: opts.jq,
   })
   return counts
 }

@@ -11,12 +11,15 @@ function isOutputFormat(value: string): value is OutputFormat {
 }
 
 export function chooseFormat(
-  flags: { output?: string; json?: boolean },
+  flags: { output?: string; json?: boolean; jq?: boolean },
   stdoutIsTTY: boolean,
 ): OutputFormat {
   const given = flags.output?.trim().toLowerCase()
   if (given !== undefined && !isOutputFormat(given)) {
     throw new UsageError(`unknown output format "${flags.output}": use one of ${VALID}`)
+  }
+  if (flags.jq && given !== undefined && given !== 'json' && given !== 'ndjson') {
+    throw new UsageError(`--jq filters JSON: use it with --json or -o ndjson, not -o ${given}`)
   }
   if (flags.json === true) {
     if (given !== undefined && given !== 'json') {
@@ -25,6 +28,7 @@ export function chooseFormat(
     return 'json'
   }
   if (given !== undefined) return given
+  if (flags.jq) return 'json'
   // A pipe gets rows a script can cut and grep; a person gets a table.
   return stdoutIsTTY ? 'table' : 'tsv'
 }

@@ -16,6 +16,7 @@
 //   a comma, quote, CR or LF quoted with quotes doubled. Every CSV reader accepts CRLF.
 import type { Writable } from 'node:stream'
 import type { OutputFormat } from './format.js'
+import type { JqProgram } from './jq.js'
 import type { IO } from './streams.js'
 import type { OutputRecord } from './values.js'
 import {
@@ -47,6 +48,8 @@ export type OutputOptions = {
   quiet?: boolean
   // A record's lists of records shown as tables under headings, with their columns (--include).
   sections?: Readonly<Record<string, readonly string[]>>
+  // --jq: json and ndjson records go through the filter instead of being printed.
+  jq?: JqProgram
 }
 
 export type OutputIO = Pick<IO, 'out' | 'err' | 'stdoutIsTTY' | 'stdoutWidth'>
@@ -60,6 +63,16 @@ export async function writeList(
   opts: OutputOptions,
 ): Promise<number> {
   const columns = opts.fields ?? opts.columns
+  if (opts.jq && (opts.format === 'json' || opts.format === 'ndjson')) {
+    const jq = opts.jq
+    const texts = mapRecords(records, (record) => JSON.stringify(project(record, opts.fields)))
+    if (opts.format === 'ndjson') return filterEach(io, texts, jq)
+    // The one merged array, as jq would get it from `--json | jq`: the whole list is held.
+    const all: string[] = []
+    for await (const text of texts) all.push(text)
+    await writeJq(io, jq, `[${all.join(',')}]`)
+    return all.length
+  }
   switch (opts.format) {
     case 'json': {
       const pretty = io.stdoutIsTTY
@@ -113,6 +126,9 @@ export async function writeRecord(
   opts: OutputOptions,
 ): Promise<void> {
   const columns = opts.fields ?? opts.columns
+  if (opts.jq && (opts.format === 'json' || opts.format === 'ndjson')) {
+    return writeJq(io, opts.jq, JSON.stringify(project(record, opts.fields)))
+  }
   switch (opts.format) {
     case 'json':
       return put(io.out, `${toJson(project(record, opts.fields), io.stdoutIsTTY)}\n`)
@@ -136,6 +152,17 @@ export async function writeRecord(
       return noteDropped(io, view.dropped, opts)
     }
   }
+}
+
+// A JSON document that is not a record (a report, a request body, a raw answer): pretty on a
+// terminal, compact in a pipe, or through --jq.
+export async function writeJson(
+  io: OutputIO,
+  value: unknown,
+  opts: { jq?: JqProgram } = {},
+): Promise<void> {
+  if (opts.jq) return writeJq(io, opts.jq, JSON.stringify(value))
+  return put(io.out, `${toJson(value, io.stdoutIsTTY)}\n`)
 }
 
 export type ErrorReport = {
@@ -205,6 +232,66 @@ function noteDropped(io: OutputIO, dropped: readonly string[], opts: OutputOptio
 function tableOptions(io: OutputIO, opts: OutputOptions) {
   const width = opts.wide ? Infinity : (opts.width ?? io.stdoutWidth ?? DEFAULT_WIDTH)
   return { color: opts.color, width }
+}
+
+// `input`: JSON text, handed to jq as it is (numbers keep every digit they came with).
+export async function writeJq(io: OutputIO, jq: JqProgram, input: string): Promise<void> {
+  const { lines, stderr } = jq.run(input)
+  // jq-wasm hands over stdout and stderr apart; the values go first.
+  if (lines.length) await put(io.out, `${lines.join('\n')}\n`)
+  if (stderr) io.err.write(`${stderr}\n`)
+}
+
+// Highest number of records, and bytes, handed to jq at once; each call costs a compilation.
+const JQ_BATCH_RECORDS = 1000
+const JQ_BATCH_BYTES = 1 << 20
+const WAITING = Symbol('waiting')
+
+// Once per record, as records arrive: the records at hand go to jq together, and a batch is run
+// as soon as the next record is not ready (a page is being fetched), so output keeps streaming
+// and memory stays flat whatever the number of records.
+async function filterEach(
+  io: OutputIO,
+  texts: AsyncIterable<string>,
+  jq: JqProgram,
+): Promise<number> {
+  const iterator = texts[Symbol.asyncIterator]()
+  let batch: string[] = []
+  let bytes = 0
+  let count = 0
+  const flush = async () => {
+    if (batch.length === 0) return
+    const input = batch.join('\n')
+    batch = []
+    bytes = 0
+    await writeJq(io, jq, input)
+  }
+  let next = iterator.next()
+  for (;;) {
+    let ready = await Promise.race([
+      next,
+      new Promise<typeof WAITING>((r) => setImmediate(r, WAITING)),
+    ])
+    if (ready === WAITING) {
+      await flush()
+      ready = await next
+    }
+    if (ready.done) break
+    batch.push(ready.value)
+    bytes += ready.value.length
+    count++
+    next = iterator.next()
+    if (batch.length >= JQ_BATCH_RECORDS || bytes >= JQ_BATCH_BYTES) await flush()
+  }
+  await flush()
+  return count
+}
+
+async function* mapRecords<T>(
+  records: Records,
+  map: (record: OutputRecord) => T,
+): AsyncIterable<T> {
+  for await (const record of records) yield map(record)
 }
 
 async function stream(

@@ -2,11 +2,13 @@ import * as z from 'zod/mini'
 import { paginate } from '../../api/paginate.js'
 import { pageOf } from '../../api/answers.js'
 import { errorFromResponse, parseAnswer, parseJsonText } from '../../api/responses.js'
+import { excerpt } from '../../api/errors.js'
 import type { Answer } from '../../api/responses.js'
 import type { Method } from '../../api/transport.js'
 import type { Context } from '../../cli/context.js'
-import { UsageError } from '../../errors.js'
-import { writeList } from '../../io/output.js'
+import { CliError, UsageError } from '../../errors.js'
+import type { JqProgram } from '../../io/jq.js'
+import { writeJq, writeList } from '../../io/output.js'
 import { readInputText } from '../../io/input-text.js'
 import { toBody, typedValue } from './fields.js'
 import type { Field } from './fields.js'
@@ -75,17 +77,30 @@ export async function api(opts: Options, ctx: Context): Promise<void> {
       },
     )
     await writeList(io, pages as AsyncIterable<Record<string, unknown>>, {
-      format: 'json',
+      // One array of every record, or with -o ndjson one record a line.
+      format: ctx.globals.format === 'ndjson' ? 'ndjson' : 'json',
       columns: [],
       color: false,
+      jq: ctx.globals.jq,
     })
     return
   }
   const answer = await client.transport.exchange(exchange)
   if (opts.include) io.out.write(statusAndHeaders(answer))
-  if (answer.text) io.out.write(render(answer.text, io.stdoutIsTTY))
-  if (answer.status < 200 || answer.status >= 300)
-    throw errorFromResponse(answer.status, answer.text)
+  const ok = answer.status >= 200 && answer.status < 300
+  // A failure's body is shown as it came, not filtered: the filter was written for the answer.
+  if (ctx.globals.jq && ok) await filterAnswer(io, ctx.globals.jq, answer.text)
+  else if (answer.text) io.out.write(render(answer.text, io.stdoutIsTTY))
+  if (!ok) throw errorFromResponse(answer.status, answer.text)
+}
+
+async function filterAnswer(io: Context['io'], jq: JqProgram, text: string): Promise<void> {
+  try {
+    JSON.parse(text)
+  } catch {
+    throw new CliError(`--jq: the answer is not JSON: ${excerpt(text) || '(empty body)'}`)
+  }
+  await writeJq(io, jq, text)
 }
 
 function parseMethod(given: string | undefined, hasBody: boolean): Method {

@@ -46,6 +46,7 @@ export async function status(ctx: Context): Promise<void> {
     columns: COLUMNS,
     fields: globals.fields,
     color: globals.color,
+    jq: globals.jq,
   })
 
   try {

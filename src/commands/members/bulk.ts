@@ -121,6 +121,7 @@ export async function addMany(client: Client, ctx: Context, opts: BulkOptions): 
         color: globals.color,
         wide: globals.wide,
         quiet: globals.quiet,
+        jq: globals.jq,
         failures: {
           columns: [byLine ? 'line' : 'row', 'status', 'email', 'reason'],
           view: (result) => {

@@ -10,7 +10,7 @@ import type { AnswerId, AnswerRecord } from '../../api/answers.js'
 import { ApiError } from '../../api/errors.js'
 import type { Context } from '../../cli/context.js'
 import { CliError, ExitCode, SilentError, describeError } from '../../errors.js'
-import { writeList } from '../../io/output.js'
+import { writeJson, writeList } from '../../io/output.js'
 import {
   bulkSummary,
   reasonText,
@@ -276,9 +276,7 @@ async function printReport(
   const { io, globals } = ctx
   const { chambers, members, summary } = report
   if (globals.format === 'json') {
-    io.out.write(
-      `${JSON.stringify({ chambers, members, summary }, null, io.stdoutIsTTY ? 2 : undefined)}\n`,
-    )
+    await writeJson(io, { chambers, members, summary }, { jq: globals.jq })
   } else {
     await writeBulkResults(io, resultRows(fixture, report), {
       format: globals.format,
@@ -290,6 +288,7 @@ async function printReport(
       wide: globals.wide,
       quiet: globals.quiet,
       failures: { columns: ['kind', 'chamber', 'name', 'email', 'status', 'error'] },
+      jq: globals.jq,
     })
   }
   if (!globals.quiet) {
@@ -356,6 +355,7 @@ async function printPlan(fixture: Fixture, existing: Existing | undefined, ctx: 
     columns: PLAN_COLUMNS,
     fields: ctx.globals.fields,
     color: ctx.globals.color,
+    jq: ctx.globals.jq,
   })
   if (!ctx.globals.quiet) {
     const creates = steps.filter((s) => s.action === 'create').length

@@ -1,0 +1,65 @@
+// --jq (contract §1): jq itself, the WebAssembly build of jq 1.8 that jq-wasm ships, so that
+// filters behave exactly as with the jq binary. Loaded only when --jq is given.
+//
+// jq-wasm runs jq's main() once per call, compiling the filter each time (a few milliseconds),
+// so records are handed over in batches: jq reading several JSON texts runs the filter once per
+// text, which is what `-o ndjson | jq` would do.
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { UsageError } from '../errors.js'
+
+// Set by the build, which copies jq.wasm beside the chunks; the sources read it from the package.
+declare const __CHAMBERCTL_JQ_WASM__: string | undefined
+
+export type JqResult = {
+  // What jq printed, one line per output value, strings raw (gh's rule: jq -r, compact JSON).
+  lines: string[]
+  // jq's own messages: runtime errors, and what `debug` and `stderr` print.
+  stderr: string
+}
+
+export type JqProgram = {
+  expression: string
+  // Runs the filter over every JSON text in `input` (one or more, whitespace-separated).
+  run(input: string): JqResult
+  // Whether any run ended in a jq error; the command then exits 1, as jq would fail.
+  readonly failed: boolean
+}
+
+// Compiles the expression before anything is sent: jq over no input compiles and runs nothing.
+export async function compileJq(expression: string): Promise<JqProgram> {
+  const { loadJq } = await import('jq-wasm')
+  const jq = await loadJq({ wasmBinary: await readFile(wasmPath()) })
+  const check = jq.raw('', expression, ['-c'])
+  if (check.exitCode !== 0) {
+    throw new UsageError(`--jq: ${check.stderr || `jq exited with status ${check.exitCode}`}`)
+  }
+  let failed = false
+  return {
+    expression,
+    get failed() {
+      return failed
+    },
+    run(input) {
+      const result = jq.raw(input, expression, ['-c'])
+      // The jq binary's status tells only of the last input; an error on any record counts here.
+      if (result.exitCode !== 0 || /^jq: error/m.test(result.stderr)) failed = true
+      return {
+        lines: result.stdout === '' ? [] : result.stdout.split('\n').map(rawString),
+        stderr: result.stderr,
+      }
+    },
+  }
+}
+
+// -c puts every value on one line; a string line is printed as its text, like jq -r.
+function rawString(line: string): string {
+  return line.startsWith('"') ? (JSON.parse(line) as string) : line
+}
+
+function wasmPath(): string | URL {
+  if (typeof __CHAMBERCTL_JQ_WASM__ === 'string') {
+    return new URL(__CHAMBERCTL_JQ_WASM__, import.meta.url)
+  }
+  return createRequire(import.meta.url).resolve('jq-wasm/jq.wasm')
+}
