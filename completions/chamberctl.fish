@@ -155,6 +155,8 @@ function __chamberctl_takes_value
             return 0
         case '*|--fields'
             return 0
+        case '*|--jq'
+            return 0
         case '*|--timeout'
             return 0
     end
@@ -225,6 +227,7 @@ complete -c chamberctl -s o -l output -x -a 'table tsv json ndjson csv' -d 'outp
 complete -c chamberctl -l json -d 'same as -o json'
 complete -c chamberctl -l fields -x -d 'comma-separated columns or keys to print, e.g. id,address.city (see: chamberctl fields)'
 complete -c chamberctl -l wide -d 'tables: every column, instead of fitting the terminal'
+complete -c chamberctl -l jq -x -d 'filter JSON output with jq (once per record with -o ndjson)'
 complete -c chamberctl -l no-color -d 'no colour (also NO_COLOR; FORCE_COLOR forces it)'
 complete -c chamberctl -l no-input -d 'never prompt; a missing value is an error (also CI=true)'
 complete -c chamberctl -s y -l yes -d 'skip confirmations'

@@ -81,6 +81,10 @@ export const EXAMPLES: Record<string, readonly Example[]> = {
       'chamberctl members ls ch_0001 --status pending --sort -joined_at',
     ],
     ['All e-mail addresses, one a line', 'chamberctl members list ch_0001 --all --fields email'],
+    [
+      'How many members are active, with jq built in',
+      `chamberctl members list ch_0001 --all --jq 'map(select(.status == "active")) | length'`,
+    ],
   ],
   'members add': [
     ['Prompted for what is missing (on a terminal)', 'chamberctl members add ch_0001'],
@@ -117,6 +121,10 @@ export const EXAMPLES: Record<string, readonly Example[]> = {
   api: [
     ['A raw GET', 'chamberctl api /chambers/ch_0001'],
     ['Every page of a list, as one JSON array', 'chamberctl api /chambers --paginate'],
+    [
+      'The names of every chamber, through jq',
+      "chamberctl api /chambers --paginate --jq '.[].name'",
+    ],
     [
       'A POST with typed fields',
       'chamberctl api /chambers/ch_0001/members -f name=Ada -f email=ada@example.com -f membership_type=standard',

@@ -103,7 +103,15 @@ function commandName(program: Command, args: readonly string[]): string | undefi
 }
 
 // Commands whose output is not JSON in any format, so that --jq would silently do nothing.
-const WITHOUT_JSON = new Set(['login', 'logout', 'auth token', 'completion', 'sandbox'])
+const WITHOUT_JSON = new Set([
+  'login',
+  'logout',
+  'auth token',
+  'completion',
+  'sandbox',
+  'fields',
+  'help',
+])
 
 function commandPath(command: Command): string {
   const names: string[] = []

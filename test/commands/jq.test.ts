@@ -13,6 +13,7 @@ import {
 
 const sandbox = useSandbox()
 const { run } = useCommands(sandbox)
+const ALL_MEMBERS = ['members', 'list', BIG_CHAMBER, '--all']
 
 const PARITY: [expression: string, output: string][] = [
   ['.[0].name', 'Berlin Chamber of Commerce'],
@@ -74,36 +75,18 @@ describe('--jq parity with the jq binary', () => {
 
 describe('--jq', () => {
   it('runs once over the merged array of --all, and once per record with -o ndjson', async () => {
-    const whole = await run(['members', 'list', BIG_CHAMBER, '--all', '--jq', 'length'])
+    const whole = await run([...ALL_MEMBERS, '--jq', 'length'])
     expect(whole.stdout).toBe(`${BIG_CHAMBER_MEMBERS}\n`)
 
-    const each = await run([
-      'members',
-      'list',
-      BIG_CHAMBER,
-      '--all',
-      '-o',
-      'ndjson',
-      '--jq',
-      '{id, email}',
-    ])
+    const each = await run([...ALL_MEMBERS, '-o', 'ndjson', '--jq', '{id, email}'])
     const records = ndjson<{ id: string; email: string }>(each.stdout)
     expect(records).toHaveLength(BIG_CHAMBER_MEMBERS)
     expect(Object.keys(records[0]!)).toEqual(['id', 'email'])
     expect(new Set(records.map((r) => r.id)).size).toBe(BIG_CHAMBER_MEMBERS)
 
-    const json = await run(['members', 'list', BIG_CHAMBER, '--all', '--json'])
+    const json = await run([...ALL_MEMBERS, '--json'])
     const expected = (JSON.parse(json.stdout) as { email: string }[]).map((m) => m.email)
-    const emails = await run([
-      'members',
-      'list',
-      BIG_CHAMBER,
-      '--all',
-      '-o',
-      'ndjson',
-      '--jq',
-      '.email',
-    ])
+    const emails = await run([...ALL_MEMBERS, '-o', 'ndjson', '--jq', '.email'])
     expect(lines(emails.stdout)).toEqual(expected)
   })
 
@@ -184,19 +167,8 @@ describe('--jq', () => {
   })
 
   it('filters the body of a dry run', async () => {
-    const dry = await run([
-      'chambers',
-      'create',
-      '--dry-run',
-      '--name',
-      'Kiel',
-      '--type',
-      'hq',
-      '--address-field',
-      'city=Kiel',
-      '--jq',
-      '.address.city',
-    ])
+    const create = 'chambers create --dry-run --name Kiel --type hq --address-field city=Kiel'
+    const dry = await run([...create.split(' '), '--jq', '.address.city'])
     expect(dry).toMatchObject({ code: 0, stdout: 'Kiel\n' })
   })
 })
