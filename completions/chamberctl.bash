@@ -53,7 +53,7 @@ __chamberctl_options() {
     'members list') REPLY+=' --status --sort --page --per-page --all --limit' ;;
     'members add') REPLY+=' --name --email --phone --membership-type --from-file --concurrency --dry-run --verbose' ;;
     'events list') REPLY+=' --status --from --to --page --per-page --all --limit' ;;
-    'seed') REPLY+=' --concurrency --skip-existing --dry-run --report --verbose' ;;
+    'seed') REPLY+=' --concurrency --skip-existing --dry-run --offline --report --verbose' ;;
     'api') REPLY+=' -X --method -f --raw-field -F --field --input -H --header --paginate -i --include' ;;
     'sandbox') REPLY+=' --host --port --data --empty --demo-members --token-ttl --client-id --client-secret --latency --fail-rate' ;;
   esac

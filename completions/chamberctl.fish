@@ -316,6 +316,7 @@ complete -c chamberctl -n "__chamberctl_at 'events list' 0" -a '(__chamberctl_ch
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l concurrency -x -d 'requests in flight at once'
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l skip-existing -d 'skip chambers and members that already exist (re-runs)'
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l dry-run -d 'print the plan and send nothing'
+complete -c chamberctl -n "__chamberctl_at 'seed'" -l offline -d 'with --dry-run: only check the file, without a server'
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l report -r -F -d 'also write the JSON report to this file'
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l verbose -d 'on a terminal, print every result, not only the failures'
 complete -c chamberctl -n "__chamberctl_at 'seed' 0" -F

@@ -116,7 +116,11 @@ export const EXAMPLES: Record<string, readonly Example[]> = {
       'Run it again, skipping what exists, keeping a report',
       'chamberctl seed fixture.yaml --skip-existing --report report.json',
     ],
-    ['Show the order of creation, send nothing', 'chamberctl seed fixture.yaml --dry-run'],
+    [
+      'The plan: what would be created and what exists, send nothing',
+      'chamberctl seed fixture.yaml --dry-run --skip-existing',
+    ],
+    ['Only check the file, without a server', 'chamberctl seed fixture.yaml --dry-run --offline'],
   ],
   api: [
     ['A raw GET', 'chamberctl api /chambers/ch_0001'],

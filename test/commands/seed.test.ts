@@ -12,6 +12,7 @@ import {
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
   NOW,
+  closedPortUrl,
   credentialsEnv,
   lines,
   ndjson,
@@ -27,7 +28,7 @@ import { ApiClient } from '../sandbox/helpers.js'
 import type { Rec } from '../sandbox/helpers.js'
 
 const sandbox = useSandbox({ now: () => NOW })
-const { configDir, run } = useCommands(sandbox)
+const { configDir, run, runBare } = useCommands(sandbox)
 const tempDir = useTempDirs('chamberctl-seed-')
 
 type Status = 'created' | 'skipped' | 'failed' | 'unknown'
@@ -697,16 +698,79 @@ describe('seed --dry-run', () => {
     ])
     expect(code, stderr).toBe(0)
     expect(lines(stdout).map((line) => line.split('\t'))).toEqual([
-      ['1', 'skip', 'chamber', 'berlin', `${tag} Berlin Chamber`, chambers.berlin!.id],
-      ['2', 'skip', 'member', 'berlin', `ada@${tag}.example.com`, members[1]!.id],
-      ['3', 'skip', 'member', 'berlin', `alan@${tag}.example.com`, members[2]!.id],
+      [
+        '1',
+        `skip (exists as ${chambers.berlin!.id})`,
+        'chamber',
+        'berlin',
+        `${tag} Berlin Chamber`,
+        chambers.berlin!.id,
+      ],
+      [
+        '2',
+        `skip (exists as ${members[1]!.id})`,
+        'member',
+        'berlin',
+        `ada@${tag}.example.com`,
+        members[1]!.id,
+      ],
+      [
+        '3',
+        `skip (exists as ${members[2]!.id})`,
+        'member',
+        'berlin',
+        `alan@${tag}.example.com`,
+        members[2]!.id,
+      ],
       ['4', 'create', 'member', 'berlin', `grace@${tag}.example.com`, ''],
-      ['5', 'skip', 'chamber', 'potsdam', `${tag} Potsdam Chamber`, chambers.potsdam!.id],
-      ['6', 'skip', 'member', 'potsdam', `carl@${tag}.example.com`, members[0]!.id],
+      [
+        '5',
+        `skip (exists as ${chambers.potsdam!.id})`,
+        'chamber',
+        'potsdam',
+        `${tag} Potsdam Chamber`,
+        chambers.potsdam!.id,
+      ],
+      [
+        '6',
+        `skip (exists as ${members[0]!.id})`,
+        'member',
+        'potsdam',
+        `carl@${tag}.example.com`,
+        members[0]!.id,
+      ],
       ['7', 'create', 'chamber', 'spandau', `${tag} Spandau Chamber`, ''],
     ])
     expect(stderr).toMatch(/Dry run: 2 to create, 5 to skip; nothing was sent/)
     expect(creates()).toEqual([])
+  })
+})
+
+describe('seed --dry-run --offline', () => {
+  it('checks the file without a server or credentials, and sends nothing', async () => {
+    const tag = nextTag()
+    const file = write('f.yaml', potsdamFirst(tag))
+    const offline = ['seed', file, '--dry-run', '--offline']
+    const valid = await runBare(offline, { env: { CHAMBERCTL_BASE_URL: await closedPortUrl() } })
+    expect(valid).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `${file} is valid: 2 chambers, 3 members; nothing was sent\n`,
+    })
+    const broken = write('b.yaml', potsdamFirst(tag).replace(`ada@${tag}.example.com`, 'nope'))
+    const invalid = await runBare(['seed', broken, '--dry-run', '--offline'])
+    expect(invalid.code).toBe(2)
+    expect(invalid.stderr).toMatch(/chambers\[\d\]\.members\[0\]\.email/)
+  })
+
+  it('is a usage error without --dry-run or with --skip-existing', async () => {
+    const file = write('f.yaml', potsdamFirst(nextTag()))
+    const alone = await runBare(['seed', file, '--offline'])
+    expect(alone.code).toBe(2)
+    expect(alone.stderr).toMatch(/--offline goes with --dry-run/)
+    const skip = await runBare(['seed', file, '--dry-run', '--offline', '--skip-existing'])
+    expect(skip.code).toBe(2)
+    expect(skip.stderr).toMatch(/--offline cannot tell what exists/)
   })
 })
 

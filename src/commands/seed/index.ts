@@ -10,6 +10,7 @@ export function registerSeed(program: Command, ctx: Context): void {
     .option('--concurrency <n>', 'requests in flight at once', integer(1, 64), 8)
     .option('--skip-existing', 'skip chambers and members that already exist (re-runs)')
     .option('--dry-run', 'print the plan and send nothing')
+    .option('--offline', 'with --dry-run: only check the file, without a server')
     .option('--report <file>', 'also write the JSON report to this file')
     .option('--verbose', 'on a terminal, print every result, not only the failures')
     .action(async (file: string, flags) => {

@@ -9,7 +9,7 @@ import { idText, isAnswerId } from '../../api/answers.js'
 import type { AnswerId, AnswerRecord } from '../../api/answers.js'
 import { ApiError } from '../../api/errors.js'
 import type { Context } from '../../cli/context.js'
-import { CliError, ExitCode, SilentError, describeError } from '../../errors.js'
+import { CliError, ExitCode, SilentError, UsageError, describeError } from '../../errors.js'
 import { writeJson, writeList } from '../../io/output.js'
 import {
   bulkSummary,
@@ -27,6 +27,8 @@ export type Options = {
   concurrency: number
   skipExisting?: boolean
   dryRun?: boolean
+  // With --dry-run: check the file only, without a server.
+  offline?: boolean
   // Every result on a terminal too, not only the failures.
   verbose?: boolean
   report?: string
@@ -46,7 +48,22 @@ const RESULT_COLUMNS = ['kind', 'chamber', 'name', 'email', 'id', 'status', 'err
 const PLAN_COLUMNS = ['step', 'action', 'kind', 'chamber', 'name', 'id']
 
 export async function seed(opts: Options, ctx: Context): Promise<void> {
+  if (opts.offline && !opts.dryRun) {
+    throw new UsageError('--offline goes with --dry-run: seed cannot create anything offline')
+  }
+  if (opts.offline && opts.skipExisting) {
+    throw new UsageError('--offline cannot tell what exists: drop --skip-existing or --offline')
+  }
   const fixture = await readFixture(opts.file, ctx.io.in)
+  if (opts.offline) {
+    const members = fixture.chambers.reduce((n, chamber) => n + chamber.members.length, 0)
+    if (!ctx.globals.quiet) {
+      ctx.io.err.write(
+        `${opts.file === '-' ? 'stdin' : opts.file} is valid: ${fixture.chambers.length} chambers, ${members} members; nothing was sent\n`,
+      )
+    }
+    return
+  }
   checkFields(
     ctx.globals.fields,
     opts.dryRun ? PLAN_COLUMNS : RESULT_COLUMNS,
@@ -330,7 +347,13 @@ async function printPlan(fixture: Fixture, existing: Existing | undefined, ctx: 
   ) =>
     steps.push({
       step: steps.length + 1,
-      action: existingId !== undefined ? 'skip' : 'create',
+      // As terraform plan shows it: what would happen to each record, and why.
+      action:
+        existingId === undefined
+          ? 'create'
+          : existingId === null
+            ? 'skip (exists)'
+            : `skip (exists as ${idText(existingId)})`,
       kind,
       chamber,
       name,
