@@ -51,9 +51,9 @@ __chamberctl_options() {
     'chambers get') REPLY+=' --include' ;;
     'chambers create') REPLY+=' --name --type --hq-id --address --address-field --from-file --dry-run' ;;
     'members list') REPLY+=' --status --sort --page --per-page --all --limit' ;;
-    'members add') REPLY+=' --name --email --phone --membership-type --from-file --concurrency --dry-run --verbose' ;;
+    'members add') REPLY+=' --name --email --phone --membership-type --from-file --concurrency --dry-run --verbose --skip-existing --resume' ;;
     'events list') REPLY+=' --status --from --to --page --per-page --all --limit' ;;
-    'seed') REPLY+=' --concurrency --skip-existing --dry-run --offline --report --verbose' ;;
+    'seed') REPLY+=' --concurrency --skip-existing --dry-run --offline --report --verbose --resume' ;;
     'api') REPLY+=' -X --method -f --raw-field -F --field --input -H --header --paginate -i --include' ;;
     'sandbox') REPLY+=' --host --port --data --empty --demo-members --token-ttl --client-id --client-secret --latency --fail-rate' ;;
   esac

@@ -300,6 +300,8 @@ complete -c chamberctl -n "__chamberctl_at 'members add'" -l from-file -r -F -d 
 complete -c chamberctl -n "__chamberctl_at 'members add'" -l concurrency -x -d 'requests in flight at once in a bulk run'
 complete -c chamberctl -n "__chamberctl_at 'members add'" -l dry-run -d 'print what would be sent and send nothing'
 complete -c chamberctl -n "__chamberctl_at 'members add'" -l verbose -d 'bulk on a terminal: print every row, not only the failures'
+complete -c chamberctl -n "__chamberctl_at 'members add'" -l skip-existing -d 'bulk: skip rows whose e-mail the chamber already has'
+complete -c chamberctl -n "__chamberctl_at 'members add'" -l resume -d 'bulk: continue a run that ended early, sending only rows not yet created'
 complete -c chamberctl -n "__chamberctl_at 'members add' 0" -a '(__chamberctl_chamber_ids)'
 
 complete -c chamberctl -n "__chamberctl_at 'events' 0" -a list -d 'list the events of a chamber (v2)'
@@ -319,6 +321,7 @@ complete -c chamberctl -n "__chamberctl_at 'seed'" -l dry-run -d 'print the plan
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l offline -d 'with --dry-run: only check the file, without a server'
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l report -r -F -d 'also write the JSON report to this file'
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l verbose -d 'on a terminal, print every result, not only the failures'
+complete -c chamberctl -n "__chamberctl_at 'seed'" -l resume -d 'continue a run that ended early, sending only records not yet created'
 complete -c chamberctl -n "__chamberctl_at 'seed' 0" -F
 
 complete -c chamberctl -n "__chamberctl_at 'api'" -s X -l method -x -d 'HTTP method (default GET, or POST when fields are given)'

@@ -61,6 +61,13 @@ export async function writeBulkResults(
   return counts
 }
 
+// How to go on after a run that left `left` rows (or records) not created: said even with -q,
+// for without it the way on is to edit the input or to create duplicates.
+export function continueLine(left: number, what: string): string {
+  const things = left === 1 ? what : `${what}s`
+  return `To continue, run the same command with --resume: it sends only the ${left} ${things} not yet created\n`
+}
+
 // A failure's message and each field's reasons, on one line.
 export function reasonText(error: { message: string; fields?: Record<string, string[]> }): string {
   const reasons = Object.entries(error.fields ?? {}).map(

@@ -808,7 +808,10 @@ describe('seed: a failed chamber fails its dependants and nothing else', () => {
       reportFile,
     ])
     expect(code).toBe(1)
-    expect(lines(stderr)).toEqual([expect.stringMatching(summaryLine('2 created, 4 failed'))])
+    expect(lines(stderr)).toEqual([
+      expect.stringMatching(summaryLine('2 created, 4 failed')),
+      'To continue, run the same command with --resume: it sends only the 4 records not yet created',
+    ])
     // Without --json: result rows on stdout, the JSON report in the file.
     const rows = lines(stdout).map((line) => line.split('\t'))
     expect(rows.map(([kind, key, , , , status, error]) => [kind, key, status, error])).toEqual([
@@ -940,7 +943,10 @@ describe('seed: Ctrl-C', () => {
       const { code, stdout, stderr } = await seeding.done
       expect(code).toBe(130)
       expect(stderr).toContain('Interrupted')
-      expect(lines(stderr).at(-1)).toMatch(summaryLine('4 created, 14 failed'))
+      expect(lines(stderr).at(-2)).toMatch(summaryLine('4 created, 14 failed'))
+      expect(lines(stderr).at(-1)).toBe(
+        'To continue, run the same command with --resume: it sends only the 14 records not yet created',
+      )
 
       const report = parseReport(stdout)
       expect(JSON.parse(readFileSync(reportFile, 'utf8'))).toEqual(report)

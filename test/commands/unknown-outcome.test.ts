@@ -129,8 +129,11 @@ describe('bulk runs with no answer for some rows', () => {
     const rows = ndjson<{ row: number; status: string; error?: { message: string } }>(stdout)
     expect(rows.map((r) => r.status)).toEqual(['created', 'unknown', 'created'])
     expect(rows[1]!.error!.message).toContain(UNKNOWN)
-    expect(lines(stderr).at(-1)).toMatch(
+    expect(lines(stderr).at(-2)).toMatch(
       summaryLine('2 created, 1 unknown', ' (check before retrying)'),
+    )
+    expect(lines(stderr).at(-1)).toBe(
+      'To continue, run the same command with --resume: it sends only the 1 row not yet created',
     )
     expect(posts()).toHaveLength(3)
   })
@@ -168,8 +171,11 @@ describe('bulk runs with no answer for some rows', () => {
       { email: 'alan@example.com', status: 'created' },
     ])
     expect(report.summary).toEqual({ created: 2, skipped: 0, failed: 1, unknown: 1 })
-    expect(lines(stderr).at(-1)).toMatch(
+    expect(lines(stderr).at(-2)).toMatch(
       summaryLine('2 created, 1 failed, 1 unknown', ' (check before retrying)'),
+    )
+    expect(lines(stderr).at(-1)).toBe(
+      'To continue, run the same command with --resume: it sends only the 2 records not yet created',
     )
     const kept = report.chambers.kept!.id!
     expect(posts().map((r) => r.path)).toEqual(

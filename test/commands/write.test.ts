@@ -645,7 +645,11 @@ describe('members add --from-file: bulk', () => {
     expect(held.map((m) => m.id).sort()).toEqual(created.map((r) => r.id).sort())
     // The invalid row was never sent; the others were sent once each.
     expect(posts(MEMBER_POSTS)).toHaveLength(9)
-    expectSummary(stderr, summaryLine('8 created, 1 failed, 1 invalid'))
+    expect(screenLines(stderr).at(-2)).toMatch(summaryLine('8 created, 1 failed, 1 invalid'))
+    // The invalid row is not counted: sending it again cannot help.
+    expect(screenLines(stderr).at(-1)).toBe(
+      'To continue, run the same command with --resume: it sends only the 1 row not yet created',
+    )
   })
 
   it('lets flags override that field in every row', async () => {
@@ -888,8 +892,11 @@ describe('members add --from-file: Ctrl-C', () => {
         notSent.map((r) => [rows[r.row - 1]!.email, rows[r.row - 1]]),
       )
       expect(stderr).toContain('Interrupted: finishing the requests in flight…')
-      expect(lines(stderr).at(-1)).toMatch(
+      expect(lines(stderr).at(-2)).toMatch(
         summaryLine(`${created.length} created, ${notSent.length} not sent`, ' (interrupted)'),
+      )
+      expect(lines(stderr).at(-1)).toBe(
+        `To continue, run the same command with --resume: it sends only the ${notSent.length} rows not yet created`,
       )
     })
   })

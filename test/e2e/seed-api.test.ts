@@ -95,7 +95,10 @@ describe('seed (built)', () => {
     const huge = fixture(tag).replace('{ city: Berlin }', `{ notes: ${'x'.repeat(BODY_LIMIT)} }`)
     const { code, stdout, stderr } = await runCli(['seed', '-', '--json'], options(huge))
     expect(code).toBe(1)
-    expect(lines(stderr).at(-1)).toMatch(summaryLine('3 failed'))
+    expect(lines(stderr).at(-2)).toMatch(summaryLine('3 failed'))
+    expect(lines(stderr).at(-1)).toBe(
+      'To continue, run the same command with --resume: it sends only the 3 records not yet created',
+    )
     const report = JSON.parse(stdout) as { chambers: Record<string, { error: string }> }
     expect(report.chambers.branch!.error).toBe('hq failed')
   })

@@ -6,7 +6,7 @@ import { memberCreateSchema } from '../../api/schemas.js'
 import type { MemberCreate } from '../../api/schemas.js'
 import type { Client } from '../../api/client.js'
 import type { Context } from '../../cli/context.js'
-import { CliError } from '../../errors.js'
+import { CliError, UsageError } from '../../errors.js'
 import { promptConfirm, promptSearch, promptText } from '../../io/prompt.js'
 import type { Choice } from '../../io/prompt.js'
 import { InputError, readRecordsInput } from '../../io/records-input.js'
@@ -28,6 +28,8 @@ export type Options = {
   concurrency: number
   dryRun?: boolean
   verbose?: boolean
+  resume?: boolean
+  skipExisting?: boolean
 }
 
 // How many existing members to read for the membership types to offer at the prompt.
@@ -49,7 +51,14 @@ export async function add(opts: Options, ctx: Context): Promise<void> {
       concurrency: opts.concurrency,
       dryRun: opts.dryRun === true,
       verbose: opts.verbose,
+      resume: opts.resume === true,
+      skipExisting: opts.skipExisting === true,
     })
+  }
+  if (opts.resume || opts.skipExisting) {
+    throw new UsageError(
+      `${opts.resume ? '--resume' : '--skip-existing'} is for bulk runs: --from-file with many rows`,
+    )
   }
 
   checkFields(ctx.globals.fields, RESOURCE_FIELDS.members, 'members')

@@ -38,6 +38,8 @@ export function registerMembers(program: Command, ctx: Context): void {
     .option('--concurrency <n>', 'requests in flight at once in a bulk run', integer(1, 64), 8)
     .option('--dry-run', 'print what would be sent and send nothing')
     .option('--verbose', 'bulk on a terminal: print every row, not only the failures')
+    .option('--skip-existing', 'bulk: skip rows whose e-mail the chamber already has')
+    .option('--resume', 'bulk: continue a run that ended early, sending only rows not yet created')
     .action(async (chamberId: string, flags) => {
       const { add } = await import('./add.js')
       await add({ chamberId, ...flags }, ctx)

@@ -13,6 +13,7 @@ export function registerSeed(program: Command, ctx: Context): void {
     .option('--offline', 'with --dry-run: only check the file, without a server')
     .option('--report <file>', 'also write the JSON report to this file')
     .option('--verbose', 'on a terminal, print every result, not only the failures')
+    .option('--resume', 'continue a run that ended early, sending only records not yet created')
     .action(async (file: string, flags) => {
       const { seed } = await import('./run.js')
       await seed({ file, ...flags }, ctx)

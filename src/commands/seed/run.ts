@@ -1,6 +1,7 @@
 // `seed`: creates a fixture's chambers and members in the order their references need (an HQ
 // before its subsidiaries, a chamber before its members), independent records in parallel up to
-// --concurrency. A failed chamber fails its dependants and nothing else.
+// --concurrency. A failed chamber fails its dependants and nothing else. Every record's outcome
+// goes to a journal as it happens, so that a run that ended early continues with --resume.
 import { writeFile } from 'node:fs/promises'
 import { checkFields } from '../../api/fields.js'
 import type { Client } from '../../api/client.js'
@@ -8,11 +9,16 @@ import { paginate } from '../../api/paginate.js'
 import { idText, isAnswerId } from '../../api/answers.js'
 import type { AnswerId, AnswerRecord } from '../../api/answers.js'
 import { ApiError } from '../../api/errors.js'
+import { configDir } from '../../config/dir.js'
+import { Journal } from '../../config/journal.js'
+import type { JournalEntry } from '../../config/journal.js'
+import { folded, memberEmails } from '../member-emails.js'
 import type { Context } from '../../cli/context.js'
 import { CliError, ExitCode, SilentError, UsageError, describeError } from '../../errors.js'
 import { writeJson, writeList } from '../../io/output.js'
 import {
   bulkSummary,
+  continueLine,
   reasonText,
   startBulkProgress,
   writeBulkResults,
@@ -32,6 +38,7 @@ export type Options = {
   // Every result on a terminal too, not only the failures.
   verbose?: boolean
   report?: string
+  resume?: boolean
 }
 
 // unknown: sent, and no answer came back: the record may exist.
@@ -71,16 +78,46 @@ export async function seed(opts: Options, ctx: Context): Promise<void> {
   )
   const client = await ctx.api()
   requireV2(client.version, client.baseUrl, 'seed')
-  const existing = opts.skipExisting ? await Existing.load(client) : undefined
-  if (opts.dryRun) return printPlan(fixture, existing, ctx)
+  if (opts.dryRun) {
+    const existing = opts.skipExisting ? await Existing.load(client) : undefined
+    return printPlan(fixture, existing, ctx)
+  }
 
   const started = Date.now()
-  const report = await execute(fixture, client, existing, opts.concurrency, ctx)
+  const journal = await Journal.open(
+    configDir(ctx.io.env),
+    { kind: 'seed', target: client.baseUrl, content: fixture.chambers },
+    opts.resume === true,
+  )
+  let report: Awaited<ReturnType<typeof execute>>
+  try {
+    // Records an earlier run sent without learning the outcome are looked up like existing ones.
+    const doubtful = [...journal.earlier.values()].some(
+      (e) => e.status === 'sending' || e.status === 'unknown',
+    )
+    const existing = opts.skipExisting || doubtful ? await Existing.load(client) : undefined
+    if (journal.earlier.size > 0 && !ctx.globals.quiet) {
+      const done = [...journal.earlier.values()].filter((e) => e.status === 'created').length
+      ctx.io.err.write(
+        `Resuming: ${done} records created by an earlier run` +
+          (doubtful ? '; those of unknown outcome are looked up first' : '') +
+          '\n',
+      )
+    }
+    const known = { existing, skip: opts.skipExisting === true, journal }
+    report = await execute(fixture, client, known, opts.concurrency, ctx)
+  } catch (error) {
+    journal.close(false)
+    throw error
+  }
+  const left = report.summary.failed + report.summary.unknown
+  journal.close(left === 0)
   // Printed first: a report file that cannot be written must not hide what was created.
   await printReport(fixture, report, ctx, {
     verbose: opts.verbose === true,
     elapsedMs: Date.now() - started,
   })
+  if (left > 0) ctx.io.err.write(continueLine(left, 'record'))
   if (opts.report) await saveReport(opts.report, report)
   if (report.interrupted) throw new SilentError(ExitCode.interrupted, 'interrupted')
   // Records that may exist must be checked before a re-run: that outranks failed ones.
@@ -109,11 +146,11 @@ class Existing {
 
   // A match without a usable id is no use to its members: it is created anew.
   chamber(body: FixtureChamber['body'], hqId: string | undefined): AnswerId | undefined {
-    const name = normal(body.name)
+    const name = folded(body.name)
     const id = this.chambers.find(
       (c) =>
         isAnswerId(c.id) &&
-        normal(c.name) === name &&
+        folded(c.name) === name &&
         // A server that does not say a chamber's type leaves the name to decide.
         (c.type === undefined || c.type === null || c.type === body.type) &&
         (body.type !== 'subsidiary' || (isAnswerId(c.hq_id) && idText(c.hq_id) === hqId)),
@@ -125,30 +162,24 @@ class Existing {
   member(chamberId: string, email: string): Promise<AnswerId | null | undefined> {
     let emails = this.members.get(chamberId)
     if (!emails) {
-      emails = (async () => {
-        const found = new Map<string, AnswerId | null>()
-        const members = paginate((p) => this.client.members.list(chamberId, p), { all: true })
-        for await (const member of members) {
-          if (typeof member.email === 'string' && member.email !== '') {
-            found.set(normal(member.email), isAnswerId(member.id) ? member.id : null)
-          }
-        }
-        return found
-      })()
+      emails = memberEmails(this.client, chamberId)
       this.members.set(chamberId, emails)
     }
-    return emails.then((found) => found.get(normal(email)))
+    return emails.then((found) => found.get(folded(email)))
   }
 }
 
-function normal(value: unknown): string {
-  return typeof value === 'string' ? value.trim().toLowerCase() : ''
+type Known = {
+  // What the server holds: for --skip-existing, and to find records of unknown outcome.
+  existing: Existing | undefined
+  skip: boolean
+  journal: Journal
 }
 
 async function execute(
   fixture: Fixture,
   client: Client,
-  existing: Existing | undefined,
+  { existing, skip, journal }: Known,
   concurrency: number,
   ctx: Context,
 ): Promise<Report & { interrupted: boolean }> {
@@ -206,40 +237,75 @@ async function execute(
     }
     return id
   }
+  // Sends a create unless an earlier run settled it, or it exists: created by an earlier run
+  // that never learned so (`doubtful`), or skipped with --skip-existing. `found` resolves to
+  // undefined for none, null for one the server gave no id.
+  const create = async (
+    item: string,
+    found: (doubtful: boolean) => Promise<AnswerId | null | undefined>,
+    request: () => Promise<AnswerId | null>,
+  ): Promise<Outcome> => {
+    const before: JournalEntry | undefined = journal.earlier.get(item)
+    if (before?.status === 'created' || before?.status === 'skipped') {
+      return { id: before.id ?? null, status: before.status, error: null }
+    }
+    const doubtful = before?.status === 'sending' || before?.status === 'unknown'
+    let sent = false
+    try {
+      const id = doubtful || skip ? await found(doubtful) : undefined
+      if (id !== undefined) {
+        const status = doubtful ? 'created' : 'skipped'
+        journal.settle(item, status, id === null ? undefined : idText(id))
+        return { id, status, error: null }
+      }
+      const created = await send(() => {
+        sent = true
+        journal.sending(item)
+        return request()
+      })
+      journal.settle(item, 'created', created === null ? undefined : idText(created))
+      return { id: created, status: 'created', error: null }
+    } catch (error) {
+      const outcome = failure(error)
+      if (sent) journal.settle(item, outcome.status === 'unknown' ? 'unknown' : 'failed')
+      return outcome
+    }
+  }
   const createChamber = async (chamber: FixtureChamber): Promise<Outcome> => {
     const hqId = chamber.hq ? await chamberId(byKey.get(chamber.hq)!) : chamber.body.hq_id
     // (An hq's own `hq_id: null` is no failed HQ.)
     if (chamber.hq !== undefined && hqId === null) return dependant(chamber.hq, 'hq')
-    const found = existing?.chamber(chamber.body, hqId ?? undefined)
-    if (found) return { id: found, status: 'skipped', error: null }
-    try {
-      const body = chamber.hq ? { ...chamber.body, hq_id: hqId } : chamber.body
-      const created = await send(() => client.chambers.create(body))
-      if (!isAnswerId(created.id)) {
-        throw new ApiError(
-          'unexpected_response',
-          "created, but the server's answer gives no id to add its members and subsidiaries with",
-        )
-      }
-      return { id: created.id, status: 'created', error: null }
-    } catch (error) {
-      return failure(error)
-    }
+    const body = chamber.hq ? { ...chamber.body, hq_id: hqId } : chamber.body
+    return create(
+      `chamber ${chamber.key}`,
+      async () => existing?.chamber(chamber.body, hqId ?? undefined),
+      async () => {
+        const created = await client.chambers.create(body)
+        if (!isAnswerId(created.id)) {
+          throw new ApiError(
+            'unexpected_response',
+            "created, but the server's answer gives no id to add its members and subsidiaries with",
+          )
+        }
+        return created.id
+      },
+    )
   }
   const addMember = async (chamber: FixtureChamber, member: FixtureMember): Promise<Outcome> => {
     const id = await chamberId(chamber)
     if (id === null) return dependant(chamber.key, 'chamber')
-    try {
-      const found =
-        existing && report.chambers[chamber.key]?.status === 'skipped'
-          ? await existing.member(id, member.body.email)
-          : undefined
-      if (found !== undefined) return { id: found, status: 'skipped', error: null }
-      const created = await send(() => client.members.add(id, member.body))
-      return { id: isAnswerId(created.id) ? created.id : null, status: 'created', error: null }
-    } catch (error) {
-      return failure(error)
-    }
+    return create(
+      `member ${chamber.key} ${folded(member.body.email)}`,
+      // A chamber this run created has no members to skip (but may hold doubtful ones).
+      async (doubtful) =>
+        doubtful || report.chambers[chamber.key]?.status === 'skipped'
+          ? existing?.member(id, member.body.email)
+          : undefined,
+      async () => {
+        const created = await client.members.add(id, member.body)
+        return isAnswerId(created.id) ? created.id : null
+      },
+    )
   }
 
   try {
