@@ -57,6 +57,20 @@ async function killWhen(args: string[], dir: string, env: NodeJS.ProcessEnv, now
   return run.exited
 }
 
+// A proxy that drops the connection of the POSTs `drops` picks (by their count from 1) before
+// they reach the sandbox, until healed.
+async function droppingProxy(drops: (n: number) => boolean) {
+  let seen = 0
+  let dropping = true
+  const proxy = await startProxy(sandbox().sandbox, {
+    intercept: (req, forward) => {
+      if (dropping && req.method === 'POST' && drops(++seen)) req.socket.destroy()
+      else forward()
+    },
+  })
+  return { ...proxy, heal: () => void (dropping = false) }
+}
+
 const journals = (dir: string) =>
   readdirSync(path.join(dir, 'journals')).filter((f) => f.endsWith('.ndjson'))
 
@@ -105,15 +119,8 @@ describe('--resume', () => {
   it('rows whose connection dropped are unknown; --resume checks them by e-mail and sends the rest', async () => {
     const dir = tempDir()
     const file = membersFile(dir, 12, 'drop')
-    let seen = 0
-    let dropping = true
     // Every third create is cut off before it reaches the server: the client cannot tell.
-    const proxy = await startProxy(sandbox().sandbox, {
-      intercept: (req, forward) => {
-        if (dropping && req.method === 'POST' && ++seen % 3 === 0) req.socket.destroy()
-        else forward()
-      },
-    })
+    const proxy = await droppingProxy((n) => n % 3 === 0)
     try {
       const env = credentialsEnv(sandbox(), proxy.baseUrl('v2'))
       const args = ['members', 'add', 'ch_0005', '--from-file', file, '--concurrency', '1']
@@ -135,7 +142,7 @@ describe('--resume', () => {
       )
       expect(createdPosts(sandbox(), 'ch_0005')).toHaveLength(posts)
 
-      dropping = false
+      proxy.heal()
       const resumed = await runCli([...args, '--resume'], { configDir: dir, env })
       expect(resumed.code, resumed.stderr).toBe(0)
       expect(resumed.stderr).toContain(
@@ -176,6 +183,12 @@ describe('--resume', () => {
 })
 
 describe('seed --resume', () => {
+  const membersOf = (count: number, name: string, email: string) =>
+    Array.from({ length: count }, (_, i) => ({
+      name: `${name} ${i}`,
+      email: `${email}${i}@resume.test`,
+      membership_type: 'standard',
+    }))
   const fixture = (tag: string, members: number) =>
     JSON.stringify({
       chambers: [
@@ -184,11 +197,7 @@ describe('seed --resume', () => {
           name: `Resume HQ ${tag}`,
           type: 'hq',
           address: { city: 'Berlin' },
-          members: Array.from({ length: members }, (_, i) => ({
-            name: `HQ member ${i}`,
-            email: `${tag}-hq${i}@resume.test`,
-            membership_type: 'standard',
-          })),
+          members: membersOf(members, 'HQ member', `${tag}-hq`),
         },
         {
           key: 'branch',
@@ -196,11 +205,7 @@ describe('seed --resume', () => {
           type: 'subsidiary',
           hq: 'hq',
           address: { city: 'Potsdam' },
-          members: Array.from({ length: members }, (_, i) => ({
-            name: `Branch member ${i}`,
-            email: `${tag}-br${i}@resume.test`,
-            membership_type: 'standard',
-          })),
+          members: membersOf(members, 'Branch member', `${tag}-br`),
         },
       ],
     })
@@ -242,14 +247,7 @@ describe('seed --resume', () => {
     const tag = `drop${Date.now()}`
     const file = path.join(dir, 'fixture.json')
     writeFileSync(file, fixture(tag, 4))
-    let seen = 0
-    let dropping = true
-    const proxy = await startProxy(sandbox().sandbox, {
-      intercept: (req, forward) => {
-        if (dropping && req.method === 'POST' && ++seen % 4 === 2) req.socket.destroy()
-        else forward()
-      },
-    })
+    const proxy = await droppingProxy((n) => n % 4 === 2)
     try {
       const env = credentialsEnv(sandbox(), proxy.baseUrl('v2'))
       const args = ['seed', file, '--json', '--concurrency', '1']
@@ -260,7 +258,7 @@ describe('seed --resume', () => {
       expect(first.stderr).toContain(
         `To continue, run the same command with --resume: it sends only the ${failed + unknown} records not yet created\n`,
       )
-      dropping = false
+      proxy.heal()
       const before = seedPosts().length
       const resumed = await runCli([...args, '--resume'], { configDir: dir, env })
       expect(resumed.code, resumed.stderr).toBe(0)
