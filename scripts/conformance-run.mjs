@@ -16,7 +16,7 @@ const [root, roundsArg = '20', chamber = 'chm_1'] = process.argv.slice(2)
 if (!root) throw new Error('usage: conformance-run.mjs ROOT_URL ROUNDS CHAMBER_ID')
 const ROUNDS = Number(roundsArg)
 const BIN = fileURLToPath(new URL('../bin/chamberctl.js', import.meta.url))
-const CONCURRENCY = 4
+const CONCURRENCY = 2
 
 const FORMATS = [[], ['-o', 'table'], ['--json'], ['-o', 'ndjson'], ['-o', 'csv']]
 // Each list once plain (one page) and once walking pages with --limit; the v2 ones with every

@@ -52,10 +52,20 @@ pids+=($!)
 wait_for "$sandbox_port" "$logs/sandbox.log"
 wait_for "$proxy_port" "$logs/proxy.log"
 CHAMBERCTL_CLIENT_ID=sandbox-client CHAMBERCTL_CLIENT_SECRET=sandbox-secret \
-  "$node" scripts/conformance-run.mjs "http://127.0.0.1:$proxy_port" "${CONFORMANCE_PROXY_ROUNDS:-2}" ch_0001
-# Prism logs a broken request or answer as a violation or a request terminated with an error
-# (the readiness probes' `GET /`, which no path matches, aside).
-grep -Ei 'violation|terminated with error' "$logs/proxy.log" | grep -v '\] get / ' >"$logs/violations" || true
+  "$node" scripts/conformance-run.mjs "http://127.0.0.1:$proxy_port" "${CONFORMANCE_PROXY_ROUNDS:-1}" ch_0001
+echo "== the end-to-end tests, each file's sandbox behind a Prism validation proxy"
+mkdir -p "$logs/e2e"
+CHAMBERCTL_TEST_PRISM_PROXY="$tools/proxy.sh" CHAMBERCTL_TEST_PRISM_LOGS="$logs/e2e" \
+  node_modules/.bin/vitest run test/e2e </dev/null
+
+# Prism logs a broken request or answer as a violation or a request terminated with an error;
+# left aside: the readiness probes' `GET /` (no path matches it) and answers whose status the
+# document does not list (the spec leaves other failures' statuses open: the sandbox's 413 for
+# an oversized body, which a test sends on purpose).
+cat "$logs/proxy.log" "$logs"/e2e/*.log |
+  grep -Ei 'violation|terminated with error' |
+  grep -v '\] get / ' |
+  grep -v 'Unable to match the returned status code' >"$logs/violations" || true
 echo "prism proxy: $(wc -l <"$logs/violations") violations logged"
 if [ -s "$logs/violations" ]; then
   head -20 "$logs/violations" >&2

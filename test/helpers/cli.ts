@@ -1,7 +1,17 @@
 // Shared by the command tests (in-process `main`) and the end-to-end tests (the built binary): a
 // real sandbox on an ephemeral port with its request log, private temp config directories, and a
 // recording proxy for the one thing the sandbox's log does not show, request headers.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer } from 'node:http'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -59,12 +69,58 @@ export async function openSandbox(options: SandboxOptions = {}): Promise<Sandbox
   }
 }
 
+// With CHAMBERCTL_TEST_PRISM_PROXY (the shared tools' proxy.sh), a file's sandbox is reached
+// through Prism's validation proxy, which refuses any request or answer that breaks the spec's
+// OpenAPI document and logs it into CHAMBERCTL_TEST_PRISM_LOGS (scripts/conformance.sh reads
+// those logs). Prism starts slowly, hence the long wait.
+const PRISM_PROXY = process.env.CHAMBERCTL_TEST_PRISM_PROXY
+const PRISM_START_MS = 180_000
+
+async function behindPrism(fixture: SandboxFixture): Promise<SandboxFixture> {
+  const probe = createServer().listen(0, '127.0.0.1')
+  await once(probe, 'listening')
+  const port = (probe.address() as AddressInfo).port
+  await new Promise((resolve) => probe.close(resolve))
+  const upstream = new URL(fixture.v2).origin
+  const logs = process.env.CHAMBERCTL_TEST_PRISM_LOGS ?? tmpdir()
+  const log = openSync(path.join(logs, `prism-proxy-${port}.log`), 'a')
+  const proxy = spawn(PRISM_PROXY!, [upstream, String(port)], { stdio: ['ignore', log, log] })
+  const root = `http://127.0.0.1:${port}`
+  for (const started = Date.now(); ;) {
+    if (
+      await fetch(`${root}/`).then(
+        () => true,
+        () => false,
+      )
+    )
+      break
+    if (proxy.exitCode !== null || Date.now() - started > PRISM_START_MS) {
+      throw new Error(`Prism's proxy did not start on ${root}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  return {
+    ...fixture,
+    v1: `${root}/v1`,
+    v2: `${root}/v2`,
+    close: async () => {
+      proxy.kill()
+      closeSync(log)
+      await fixture.close()
+    },
+  }
+}
+
 // One sandbox for a whole file: started in beforeAll, closed in afterAll.
 export function useSandbox(options: SandboxOptions = {}): () => SandboxFixture {
   let fixture: SandboxFixture | undefined
-  beforeAll(async () => {
-    fixture = await openSandbox(options)
-  })
+  beforeAll(
+    async () => {
+      const opened = await openSandbox(options)
+      fixture = PRISM_PROXY ? await behindPrism(opened) : opened
+    },
+    PRISM_PROXY ? PRISM_START_MS + 10_000 : undefined,
+  )
   afterAll(async () => {
     await fixture?.close()
   })
