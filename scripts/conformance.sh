@@ -54,9 +54,10 @@ wait_for "$proxy_port" "$logs/proxy.log"
 CHAMBERCTL_CLIENT_ID=sandbox-client CHAMBERCTL_CLIENT_SECRET=sandbox-secret \
   "$node" scripts/conformance-run.mjs "http://127.0.0.1:$proxy_port" "${CONFORMANCE_PROXY_ROUNDS:-1}" ch_0001
 echo "== the end-to-end tests, each file's sandbox behind a Prism validation proxy"
+# npx: vitest under the project's Node (the sandbox needs node:sqlite).
 mkdir -p "$logs/e2e"
 CHAMBERCTL_TEST_PRISM_PROXY="$tools/proxy.sh" CHAMBERCTL_TEST_PRISM_LOGS="$logs/e2e" \
-  node_modules/.bin/vitest run test/e2e </dev/null
+  npx vitest run test/e2e </dev/null
 
 # Prism logs a broken request or answer as a violation or a request terminated with an error;
 # left aside: the readiness probes' `GET /` (no path matches it) and answers whose status the
