@@ -3,6 +3,7 @@
 import type * as z from 'zod/mini'
 import { toFieldErrors } from '../api/schemas.js'
 import { UsageError } from '../errors.js'
+import { getPath } from '../io/values.js'
 
 export function validated<S extends z.ZodMiniType>(
   schema: S,
@@ -15,12 +16,30 @@ export function validated<S extends z.ZodMiniType>(
   throw new UsageError(`${what} is not valid: ${Object.keys(fields).join(', ')}`, fields)
 }
 
-// Without a terminal nothing is asked: every missing value is named at once.
-export function requireGiven(missing: (string | false | undefined)[], canPrompt: boolean): void {
-  const flags = missing.filter((flag): flag is string => Boolean(flag))
-  if (flags.length && !canPrompt) {
-    throw new UsageError(
-      `missing ${flags.join(', ')} (not prompting: no terminal, --no-input or CI)`,
-    )
-  }
+// Before anything is asked or sent, in one round: every value given that is not valid, and
+// without a terminal (nothing is asked) every value missing. Fields still missing are left to
+// the prompts, or named by their flags.
+export function checkGiven<S extends z.ZodMiniType>(
+  schema: S,
+  body: Record<string, unknown>,
+  what: string,
+  missing: (string | false | undefined)[],
+  canPrompt: boolean,
+): void {
+  const flags = canPrompt ? [] : missing.filter((flag): flag is string => Boolean(flag))
+  const result = schema.safeParse(body)
+  const fields = result.success
+    ? {}
+    : Object.fromEntries(
+        Object.entries(toFieldErrors(result.error)).filter(
+          ([field]) => getPath(body, field) !== undefined,
+        ),
+      )
+  const invalid = Object.keys(fields)
+  if (invalid.length === 0 && flags.length === 0) return
+  const problems = [
+    invalid.length && `${what} is not valid: ${invalid.join(', ')}`,
+    flags.length && `missing ${flags.join(', ')} (not prompting: no terminal, --no-input or CI)`,
+  ].filter(Boolean)
+  throw new UsageError(problems.join('; '), invalid.length ? fields : undefined)
 }

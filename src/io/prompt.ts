@@ -18,12 +18,19 @@ function streams(io: PromptIO) {
 // losing every later prompt and message; a forwarding stream takes the end instead. It passes
 // each chunk on at once: waiting for err's callback would hold the prompt's last redraws back
 // until after an error written straight to err (Ctrl-C), drawing them over its line.
+// It also passes on the terminal's size, read at every draw: @inquirer lays its lines out for
+// output.columns, and without it draws for 80 columns and leaves stale lines in a narrower one.
 function promptOutput(err: Writable): Writable {
-  return new Writable({
+  const terminal = err as Partial<Pick<NodeJS.WriteStream, 'columns' | 'rows'>>
+  const output = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       err.write(chunk)
       callback()
     },
+  })
+  return Object.defineProperties(output, {
+    columns: { get: () => terminal.columns },
+    rows: { get: () => terminal.rows },
   })
 }
 

@@ -495,6 +495,14 @@ describe('members add: one member', () => {
       ['--name', 'X', '--email', 'not-an-email', '--membership-type', 'standard'],
       ['error: member is not valid: email', '  email  must be a valid e-mail address'],
     ],
+    [
+      'missing values and an invalid one, all in one round',
+      ['--email', 'not-an-email'],
+      [
+        `error: member is not valid: email; missing --name, --membership-type ${NOT_PROMPTING}`,
+        '  email  must be a valid e-mail address',
+      ],
+    ],
   ])('refuses %s with exit 2, sending nothing', async (_, args, expected) => {
     const { code, stdout, stderr } = await addMembers('ch_0003', args)
     expect(code).toBe(2)
@@ -1017,17 +1025,16 @@ describe('interactive prompts on a terminal', () => {
     })
   })
 
-  it('skips the confirmation with --yes (and the hq question for an hq)', async () => {
+  it('with --yes skips the confirmation, the optional address fields and the hq question for an hq', async () => {
     const { session, prompts } = interactive(['chambers', 'create', '--yes'])
     await prompts.answer(/\? Name/, `Yes Chamber${KEY.enter}`)
     await prompts.answer(/❯ hq \(headquarters\)/, KEY.enter)
-    await prompts.answer(/\? Street/, KEY.enter)
     await prompts.answer(/\? City/, `Weimar${KEY.enter}`)
-    await prompts.answer(/\? Postal code/, KEY.enter)
-    await prompts.answer(/\? Country/, KEY.enter)
     const { code, stdout, stderr } = await finishes(session)
     expect(code, stderr).toBe(0)
-    expect(prompts.text()).not.toMatch(/Headquarters|About to create|Create this chamber/)
+    expect(prompts.text()).not.toMatch(
+      /Headquarters|Street|Postal code|Country|About to create|Create this chamber/,
+    )
     const printed = tableRecord(stdout)
     expect(await state().chamber(printed.id!)).toMatchObject({
       name: 'Yes Chamber',
@@ -1047,6 +1054,38 @@ describe('interactive prompts on a terminal', () => {
     expect(prompts.text()).not.toMatch(/\? Name|\? Type|\? City/)
     expect(screenLines(stderr).at(-1)).toBe('error: not created: declined at the confirmation')
     expect(posts(CHAMBER_POSTS)).toEqual([])
+  })
+  it('members add with every required flag and --yes asks nothing, not even the phone', async () => {
+    const { session, prompts } = interactive([
+      ...['members', 'add', 'ch_0001', '--name', 'No Questions', '--email', 'noq@example.com'],
+      ...['--membership-type', 'standard', '--yes'],
+    ])
+    const { code, stdout, stderr } = await finishes(session)
+    expect(code, stderr).toBe(0)
+    expect(prompts.text()).not.toMatch(/\?/)
+    expect(tableRecord(stdout)).toMatchObject({ name: 'No Questions', email: 'noq@example.com' })
+  })
+
+  it('members add with every required flag asks only for the confirmation', async () => {
+    const { session, prompts } = interactive([
+      ...['members', 'add', 'ch_0001', '--name', 'Only Confirm', '--email', 'oc@example.com'],
+      ...['--membership-type', 'standard'],
+    ])
+    await prompts.answer(/\? Add this member\?/, KEY.enter)
+    const { code, stderr } = await finishes(session)
+    expect(code, stderr).toBe(0)
+    expect(prompts.text()).not.toMatch(/Phone/)
+  })
+
+  it('refuses a bad --email before asking anything', async () => {
+    const { session, prompts } = interactive(['members', 'add', 'ch_0001', '--email', 'nope'])
+    const { code, stderr } = await finishes(session)
+    expect(code).toBe(2)
+    expect(prompts.text()).not.toMatch(/\? Name/)
+    expect(screenLines(stderr)).toEqual([
+      'error: member is not valid: email',
+      '  email  must be a valid e-mail address',
+    ])
   })
 
   it('members add asks name, e-mail (again when invalid), phone and an existing type', async () => {

@@ -11,7 +11,7 @@ import { promptConfirm, promptSearch, promptSelect, promptText } from '../../io/
 import type { Choice } from '../../io/prompt.js'
 import { readJsonObject } from '../../io/records-input.js'
 import { printDryRun, printCreated } from '../write-output.js'
-import { requireGiven, validated } from '../validate.js'
+import { checkGiven, validated } from '../validate.js'
 import { requireV2 } from '../version.js'
 import { CHAMBER_COLUMNS } from './list.js'
 
@@ -39,7 +39,10 @@ export async function create(opts: Options, ctx: Context): Promise<void> {
   requireV2(client.version, client.baseUrl, 'chambers create')
   const body = await gather(opts, ctx)
 
-  requireGiven(
+  checkGiven(
+    chamberCreateSchema,
+    body,
+    'chamber',
     [
       body.name === undefined && '--name',
       body.type === undefined && '--type',
@@ -110,7 +113,8 @@ async function ask(body: Record<string, unknown>, client: Client, ctx: Context):
   }
   if (body.address === undefined) {
     const address: Record<string, string> = {}
-    for (const field of ADDRESS_PROMPTS) {
+    // With --yes, only what is required is asked.
+    for (const field of ADDRESS_PROMPTS.filter((f) => f.required || !ctx.globals.yes)) {
       const value = await promptText(io, { message: field.message, required: field.required })
       if (value !== '') address[field.key] = value
     }
@@ -130,16 +134,37 @@ async function chooseHq(client: Client, ctx: Context): Promise<string> {
   return promptSearch(ctx.io, {
     message: 'Headquarters (type to filter, or type an id)',
     source: (term) => {
-      const wanted = term.toLowerCase()
-      const matches: Choice<string>[] = hqs
-        .filter((hq) => `${hq.id} ${hq.name ?? ''}`.toLowerCase().includes(wanted))
-        .map((hq) => ({ value: hq.id, name: `${hq.name ?? hq.id} (${hq.id})` }))
+      const matches: Choice<string>[] = matchHqs(hqs, term).map((hq) => ({
+        value: hq.id,
+        name: `${hq.name ?? hq.id} (${hq.id})`,
+      }))
       if (term && !hqs.some((hq) => hq.id === term)) {
         matches.push({ value: term, name: `use id ${term}` })
       }
       return matches
     },
   })
+}
+
+// The hqs that match what was typed, best first: the exact id, then names with a word starting
+// with it ("Hamb" → Hamburg), then any id or name containing it ("Chamber" holds "hamb" too).
+export function matchHqs(hqs: readonly Chamber[], term: string): Chamber[] {
+  const wanted = term.trim().toLowerCase()
+  if (wanted === '') return [...hqs]
+  const rank = (hq: Chamber): number => {
+    const id = String(hq.id).toLowerCase()
+    const name = (hq.name ?? '').toLowerCase()
+    if (id === wanted) return 0
+    if (name.split(/[^\p{L}\p{N}]+/u).some((word) => word.startsWith(wanted))) return 1
+    if (name.startsWith(wanted) || id.startsWith(wanted)) return 1
+    if (name.includes(wanted) || id.includes(wanted)) return 2
+    return 3
+  }
+  return hqs
+    .map((hq) => ({ hq, rank: rank(hq) }))
+    .filter(({ rank }) => rank < 3)
+    .sort((a, b) => a.rank - b.rank)
+    .map(({ hq }) => hq)
 }
 
 async function confirm(body: ChamberCreate, ctx: Context): Promise<void> {

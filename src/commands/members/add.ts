@@ -13,7 +13,7 @@ import { InputError, readRecordsInput } from '../../io/records-input.js'
 import type { CsvHeader } from '../../io/records-input.js'
 import { unknownName } from '../../io/suggest.js'
 import { printCreated, printDryRun } from '../write-output.js'
-import { requireGiven, validated } from '../validate.js'
+import { checkGiven, validated } from '../validate.js'
 import { requireV2 } from '../version.js'
 import { RESULT_FIELDS, addMany } from './bulk.js'
 import { MEMBER_COLUMNS } from './list.js'
@@ -64,7 +64,10 @@ export async function add(opts: Options, ctx: Context): Promise<void> {
   checkFields(ctx.globals.fields, RESOURCE_FIELDS.members, 'members')
   const body: Record<string, unknown> = { ...input?.value, ...overrides }
   const { globals } = ctx
-  requireGiven(
+  checkGiven(
+    memberCreateSchema,
+    body,
+    'member',
     [
       body.name === undefined && '--name',
       body.email === undefined && '--email',
@@ -72,7 +75,12 @@ export async function add(opts: Options, ctx: Context): Promise<void> {
     ],
     globals.canPrompt,
   )
-  if (globals.canPrompt) await ask(body, opts.chamberId, client, ctx)
+  if (globals.canPrompt) {
+    // Optional fields are asked only of someone already answering for a required one.
+    const askOptional =
+      !globals.yes && [body.name, body.email, body.membership_type].includes(undefined)
+    await ask(body, opts.chamberId, client, ctx, askOptional)
+  }
 
   const valid = validated(memberCreateSchema, body, 'member')
   const path = `/chambers/${pathSegment(opts.chamberId, 'chamber id')}/members`
@@ -132,13 +140,14 @@ async function ask(
   chamberId: string,
   client: Client,
   ctx: Context,
+  askOptional: boolean,
 ): Promise<void> {
   const { io } = ctx
   if (body.name === undefined) body.name = await promptText(io, { message: 'Name' })
   if (body.email === undefined) {
     body.email = await promptText(io, { message: 'E-mail', validate: emailCheck })
   }
-  if (body.phone === undefined) {
+  if (body.phone === undefined && askOptional) {
     const phone = await promptText(io, { message: 'Phone (optional)', required: false })
     if (phone !== '') body.phone = phone
   }
