@@ -1,0 +1,99 @@
+// What a person sees at 60, 80 and 120 columns: no line of a table or a record view is wider than
+// the terminal, and ids, e-mails and dates are printed whole (free text gives way, columns are
+// left out and said so).
+import stringWidth from 'string-width'
+import { stripVTControlCharacters } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { demoDataset } from '../../src/sandbox/demo-data.js'
+import { BIG_CHAMBER, NOW, lines, useCommands, useSandbox } from '../helpers/cli.js'
+
+const sandbox = useSandbox({ now: () => NOW })
+const { run } = useCommands(sandbox)
+const demo = demoDataset(NOW)
+const WIDTHS = [60, 80, 120]
+
+async function atWidth(args: string[], width: number) {
+  const result = await run(args, {
+    stdoutIsTTY: true,
+    stderrIsTTY: true,
+    stdoutWidth: width,
+    env: { FORCE_COLOR: '1' },
+  })
+  expect(result.code, result.stderr).toBe(0)
+  // Coloured, as a terminal shows it; measured without the colour codes.
+  const stdout = stripVTControlCharacters(result.stdout)
+  const shown = lines(stdout)
+  for (const line of shown) expect(stringWidth(line), line).toBeLessThanOrEqual(width)
+  return { ...result, stdout, shown }
+}
+
+// Every date-time printed is whole: never cut short with "…".
+function expectWholeDates(text: string): void {
+  for (const [date] of text.matchAll(/\d{4}-\d\d-\d\dT[\d:.]*…?/g)) {
+    expect(date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/)
+  }
+}
+
+describe.each(WIDTHS)('at %i columns', (width) => {
+  it('members list: every id and e-mail of the page whole', async () => {
+    const { stdout, shown } = await atWidth(['members', 'list', BIG_CHAMBER], width)
+    const page = demo.members.filter((m) => m.chamber_id === BIG_CHAMBER).slice(0, 20)
+    expect(shown).toHaveLength(21)
+    page.forEach((member, i) => {
+      expect(shown[i + 1]!.startsWith(`${member.id}  `)).toBe(true)
+      expect(shown[i + 1]).toContain(`  ${member.email}`)
+    })
+    expectWholeDates(stdout)
+  })
+
+  it('chambers list: every id whole', async () => {
+    const { stdout, shown } = await atWidth(['chambers', 'list'], width)
+    demo.chambers.forEach((chamber, i) => {
+      expect(shown[i + 1]!.startsWith(`${chamber.id}  `)).toBe(true)
+    })
+    expectWholeDates(stdout)
+  })
+
+  it('events list: every id and date whole', async () => {
+    const { stdout, shown } = await atWidth(['events', 'list', BIG_CHAMBER], width)
+    const events = demo.events.filter((e) => e.chamber_id === BIG_CHAMBER)
+    expect(shown).toHaveLength(events.length + 1)
+    for (const event of events) expect(stdout).toContain(`${event.id}  `)
+    expectWholeDates(stdout)
+  })
+
+  it('chambers get --include: the record and its members and events, ids and e-mails whole', async () => {
+    const { stdout } = await atWidth(
+      ['chambers', 'get', 'ch_0005', '--include', 'members,events'],
+      width,
+    )
+    expect(stdout).toMatch(/^id: +ch_0005$/m)
+    for (const member of demo.members.filter((m) => m.chamber_id === 'ch_0005')) {
+      expect(stdout).toMatch(
+        new RegExp(`^${member.id}  .*  ${member.email.replace(/\./g, '\\.')}`, 'm'),
+      )
+    }
+    expectWholeDates(stdout)
+  })
+
+  it('says once which columns it left out, and --wide leaves out none', async () => {
+    const fitted = await atWidth(['members', 'list', BIG_CHAMBER], width)
+    const notes = lines(fitted.stderr).filter((line) => line.startsWith('Not shown'))
+    expect(notes.length).toBeLessThanOrEqual(1)
+    const wide = await run(['members', 'list', BIG_CHAMBER, '--wide'], {
+      stdoutIsTTY: true,
+      stdoutWidth: width,
+      env: { NO_COLOR: '1' },
+    })
+    expect(lines(wide.stdout)[0]!.split(/ {2,}/)).toEqual([
+      'id',
+      'name',
+      'email',
+      'phone',
+      'membership_type',
+      'status',
+      'joined_at',
+    ])
+    expect(wide.stderr).not.toContain('Not shown')
+  })
+})

@@ -1,0 +1,120 @@
+// The built binary as a person at a terminal sees it: a bulk run in a real pseudo-terminal (the
+// bar is drawn while rows are sent; the last screen holds the failures and the summary), and the
+// prompts of `chambers create` in a 60-column tmux window, read from the rendered screen.
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { credentialsEnv, useSandbox, useTempDirs } from '../helpers/cli.js'
+import type { SandboxFixture } from '../helpers/cli.js'
+import { HAVE_PTY, startPty } from '../helpers/pty.js'
+import { SandboxReader } from '../helpers/session.js'
+import { HAVE_TMUX, startTmux } from '../helpers/tmux.js'
+
+// Every answer takes a little while, so that the run lasts long enough to be watched.
+const sandbox = useSandbox({ latencyMs: 5 })
+const tempDir = useTempDirs('chamberctl-terminal-')
+const TIMEOUT = 40_000
+
+function terminalEnv(fixture: SandboxFixture): NodeJS.ProcessEnv {
+  const configDir = tempDir()
+  return {
+    TERM: 'xterm',
+    HOME: configDir,
+    CHAMBERCTL_CONFIG_DIR: configDir,
+    ...credentialsEnv(fixture),
+  }
+}
+
+// 400 rows: two with a bad e-mail (lines 11 and 301 of the file, the header being line 1).
+function membersCsv(dir: string): string {
+  const rows = Array.from({ length: 400 }, (_, i) => {
+    const email = i === 9 || i === 299 ? `broken-${i}` : `pty-${i}@example.com`
+    return `Pty Member ${i},${email},standard`
+  })
+  const file = path.join(dir, 'members.csv')
+  writeFileSync(file, `name,email,membership_type\n${rows.join('\n')}\n`)
+  return file
+}
+
+describe.skipIf(!HAVE_PTY)('members add --from-file in a pseudo-terminal', () => {
+  it(
+    'draws the bar while sending, then leaves it, the failed rows and the summary',
+    async () => {
+      const chamber = await new SandboxReader(sandbox().sandbox).emptyChamber('Pty Bulk')
+      const env = terminalEnv(sandbox())
+      const session = startPty(['members', 'add', chamber, '--from-file', membersCsv(tempDir())], {
+        env,
+        columns: 80,
+        timeoutMs: 30_000,
+      })
+      // A frame with rows still to send, seen while the command runs.
+      const { match } = await session.prompts.next(/(\d+)\/398 rows sent \| \d+\/s \| ETA \d+s/)
+      expect(Number(/(\d+)\//.exec(match)![1])).toBeLessThan(398)
+      const { code, screen } = await session.exited
+      expect(code, screen).toBe(1)
+      const last = screen.split(/\r?\n/).filter(Boolean).slice(-5)
+      // Every frame was drawn on that one line; the last one stays.
+      expect(last[0]).toMatch(/█{24} 398\/398 rows sent \| \d+\/s \| ETA 0s$/)
+      expect(last[1]).toMatch(/^line +status +email +reason$/)
+      expect(last[2]).toMatch(/^11 +invalid +broken-9 +email must be a valid e-mail address$/)
+      expect(last[3]).toMatch(/^301 +invalid +broken-299 +email must be a valid e-mail address$/)
+      expect(last[4]).toMatch(/^398 created, 2 invalid in \d+\.\d s$/)
+    },
+    TIMEOUT,
+  )
+})
+
+describe.skipIf(!HAVE_TMUX)('chambers create at 60 columns (tmux)', () => {
+  it(
+    'fits its prompts to the terminal, ranks the hq search, and leaves no stale lines',
+    async () => {
+      const session = await startTmux(['chambers', 'create'], {
+        env: terminalEnv(sandbox()),
+        columns: 60,
+      })
+      try {
+        await session.waitFor(/^\? Name/)
+        await session.type('Narrow Chamber')
+        await session.key('Enter')
+        await session.waitFor(/❯ hq \(headquarters\)/)
+        await session.key('Down')
+        await session.waitFor(/❯ subsidiary/)
+        await session.key('Enter')
+        await session.waitFor(/Vienna Economic Chamber \(ch_0004\)/)
+        // A term long enough to wrap the prompt's line at 60 columns (not at 80): each redraw must
+        // clear both rows, or the old ones stay on the screen.
+        await session.type('Chamber of Industry and')
+        await session.waitFor(/^❯ Munich Chamber of Industry and Commerce/)
+        await session.key('C-u')
+        // "Hamb" is also inside every "Chamber": the word start ranks Hamburg first.
+        await session.type('Hamb')
+        await session.waitFor(/^❯ Hamburg Chamber of Commerce \(ch_0002\)$/)
+        await session.key('Enter')
+        await session.waitFor(/^\? Street/)
+        await session.key('Enter')
+        await session.waitFor(/^\? City/)
+        await session.type('Erfurt')
+        await session.key('Enter')
+        await session.waitFor(/^\? Postal code/)
+        await session.key('Enter')
+        await session.waitFor(/^\? Country/)
+        await session.key('Enter')
+        await session.waitFor(/^\? Create this chamber\?/)
+        await session.type('y')
+        await session.key('Enter')
+        expect(await session.exitCode()).toBe(0)
+        const rows = await session.screen()
+        // Each answered question is one line, and the choices it offered are gone.
+        expect(rows.filter((row) => row.startsWith('✔ Headquarters'))).toHaveLength(1)
+        expect(rows.join('\n')).not.toMatch(
+          /Vienna Economic Chamber|Munich Chamber|Chamber of In|^\? Headquarters/m,
+        )
+        expect(rows).toContainEqual(expect.stringMatching(/^hq_id: +ch_0002$/))
+        expect(rows).toContainEqual(expect.stringMatching(/^ {2}city: +Erfurt$/))
+      } finally {
+        await session.close()
+      }
+    },
+    TIMEOUT,
+  )
+})

@@ -1,0 +1,82 @@
+// Runs the built CLI in a tmux window of a chosen size, for tests that need the screen as a
+// terminal renders it (every redraw applied, stale lines visible), not the bytes written to it.
+// Each session has a tmux server of its own (its own socket), killed at the end.
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { promisify } from 'node:util'
+import { BIN, ROOT } from './run-cli.js'
+
+const run = promisify(execFile)
+export const TMUX = '/usr/bin/tmux'
+export const HAVE_TMUX = process.platform === 'linux' && existsSync(TMUX)
+
+export type TmuxSession = {
+  // Types `keys` literally; `key` is a tmux key name (Enter, Down, C-c).
+  type(keys: string): Promise<void>
+  key(name: string): Promise<void>
+  // The visible screen, one string per row, trailing blanks trimmed.
+  screen(): Promise<string[]>
+  // Waits until a row of the screen matches; fails after `timeoutMs`.
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string[]>
+  // The command's exit code, once it has ended.
+  exitCode(timeoutMs?: number): Promise<number>
+  close(): Promise<void>
+}
+
+let sessions = 0
+
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`
+}
+
+export async function startTmux(
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; columns: number; rows?: number },
+): Promise<TmuxSession> {
+  const socket = `chamberctl-test-${process.pid}-${++sessions}`
+  const tmux = (...argv: string[]) => run(TMUX, ['-L', socket, '-f', '/dev/null', ...argv])
+  // The exit code is printed after the command, and the window is kept for the last screen.
+  const command = `${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}; echo "exit:$?"; sleep 600`
+  const env = Object.entries({ TERM: 'xterm-256color', ...options.env }).flatMap(([key, value]) => [
+    '-e',
+    `${key}=${value ?? ''}`,
+  ])
+  await tmux(
+    'new-session',
+    '-d',
+    '-x',
+    String(options.columns),
+    '-y',
+    String(options.rows ?? 30),
+    '-c',
+    ROOT,
+    ...env,
+    command,
+  )
+  const screen = async () =>
+    (await tmux('capture-pane', '-p')).stdout.split('\n').map((line) => line.trimEnd())
+  const waitFor = async (pattern: RegExp, timeoutMs = 15_000) => {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const rows = await screen()
+      if (rows.some((row) => pattern.test(row))) return rows
+      if (Date.now() > deadline) {
+        throw new Error(`no ${pattern} on the screen within ${timeoutMs} ms:\n${rows.join('\n')}`)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+  return {
+    type: async (keys) => void (await tmux('send-keys', '-l', keys)),
+    key: async (name) => void (await tmux('send-keys', name)),
+    screen,
+    waitFor,
+    exitCode: async (timeoutMs) => {
+      const rows = await waitFor(/^exit:\d+$/, timeoutMs)
+      return Number(rows.find((row) => /^exit:\d+$/.test(row))!.slice(5))
+    },
+    close: async () => {
+      await tmux('kill-server').catch(() => {})
+    },
+  }
+}
