@@ -4,6 +4,7 @@
 import stringWidth from 'string-width'
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
+import { MEMBER_COLUMNS } from '../../src/commands/members/list.js'
 import { demoDataset } from '../../src/sandbox/demo-data.js'
 import { BIG_CHAMBER, NOW, lines, useCommands, useSandbox } from '../helpers/cli.js'
 
@@ -85,15 +86,7 @@ describe.each(WIDTHS)('at %i columns', (width) => {
       stdoutWidth: width,
       env: { NO_COLOR: '1' },
     })
-    expect(lines(wide.stdout)[0]!.split(/ {2,}/)).toEqual([
-      'id',
-      'name',
-      'email',
-      'phone',
-      'membership_type',
-      'status',
-      'joined_at',
-    ])
+    expect(lines(wide.stdout)[0]!.split(/ {2,}/)).toEqual(MEMBER_COLUMNS)
     expect(wide.stderr).not.toContain('Not shown')
   })
 })

@@ -1,25 +1,13 @@
 // `chambers create` as a person at a terminal runs it: the built binary in a real pseudo-terminal
 // (util-linux `script`), credentials from the environment, keystrokes typed as each prompt shows.
 import { describe, expect, it } from 'vitest'
-import { credentialsEnv, useSandbox, useTempDirs } from '../helpers/cli.js'
-import type { SandboxFixture } from '../helpers/cli.js'
-import { HAVE_PTY, startPty } from '../helpers/pty.js'
+import { useSandbox, useTempDirs } from '../helpers/cli.js'
+import { HAVE_PTY, startPty, terminalEnv } from '../helpers/pty.js'
 import { KEY, SandboxReader } from '../helpers/session.js'
 
 const sandbox = useSandbox()
 const tempDir = useTempDirs('chamberctl-pty-')
 const TIMEOUT = 30_000
-
-// A terminal session's environment, made from scratch: no CI, no secret typed anywhere.
-function terminalEnv(fixture: SandboxFixture): NodeJS.ProcessEnv {
-  const configDir = tempDir()
-  return {
-    TERM: 'xterm',
-    HOME: configDir,
-    CHAMBERCTL_CONFIG_DIR: configDir,
-    ...credentialsEnv(fixture),
-  }
-}
 
 function chamberPosts(): number {
   return sandbox().requests.filter((r) => r.method === 'POST' && r.path === '/v2/chambers').length
@@ -30,7 +18,9 @@ describe.skipIf(!HAVE_PTY)('chambers create in a pseudo-terminal', () => {
     'prompts for every value, searches the hqs, confirms, and creates the chamber',
     async () => {
       const before = chamberPosts()
-      const { prompts, exited } = startPty(['chambers', 'create'], { env: terminalEnv(sandbox()) })
+      const { prompts, exited } = startPty(['chambers', 'create'], {
+        env: terminalEnv(sandbox(), tempDir()),
+      })
       await prompts.answer(/\? Name/, `Pty Chamber${KEY.enter}`)
       await prompts.answer(/❯ hq \(headquarters\)/, KEY.down)
       await prompts.answer(/❯ subsidiary \(of an hq\)/, KEY.enter)
@@ -69,7 +59,9 @@ describe.skipIf(!HAVE_PTY)('chambers create in a pseudo-terminal', () => {
     'exits 130 on Ctrl-C at a prompt, creating nothing',
     async () => {
       const before = chamberPosts()
-      const { prompts, exited } = startPty(['chambers', 'create'], { env: terminalEnv(sandbox()) })
+      const { prompts, exited } = startPty(['chambers', 'create'], {
+        env: terminalEnv(sandbox(), tempDir()),
+      })
       await prompts.answer(/\? Name/, 'Never Sent')
       await prompts.answer(/Never Sent/, KEY.ctrlC)
       const { code, screen } = await exited

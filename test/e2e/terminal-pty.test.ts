@@ -4,9 +4,8 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { credentialsEnv, useSandbox, useTempDirs } from '../helpers/cli.js'
-import type { SandboxFixture } from '../helpers/cli.js'
-import { HAVE_PTY, startPty } from '../helpers/pty.js'
+import { useSandbox, useTempDirs } from '../helpers/cli.js'
+import { HAVE_PTY, startPty, terminalEnv } from '../helpers/pty.js'
 import { SandboxReader } from '../helpers/session.js'
 import { HAVE_TMUX, startTmux } from '../helpers/tmux.js'
 
@@ -14,16 +13,6 @@ import { HAVE_TMUX, startTmux } from '../helpers/tmux.js'
 const sandbox = useSandbox({ latencyMs: 5 })
 const tempDir = useTempDirs('chamberctl-terminal-')
 const TIMEOUT = 40_000
-
-function terminalEnv(fixture: SandboxFixture): NodeJS.ProcessEnv {
-  const configDir = tempDir()
-  return {
-    TERM: 'xterm',
-    HOME: configDir,
-    CHAMBERCTL_CONFIG_DIR: configDir,
-    ...credentialsEnv(fixture),
-  }
-}
 
 // 400 rows: two with a bad e-mail (lines 11 and 301 of the file, the header being line 1).
 function membersCsv(dir: string): string {
@@ -41,9 +30,8 @@ describe.skipIf(!HAVE_PTY)('members add --from-file in a pseudo-terminal', () =>
     'draws the bar while sending, then leaves it, the failed rows and the summary',
     async () => {
       const chamber = await new SandboxReader(sandbox().sandbox).emptyChamber('Pty Bulk')
-      const env = terminalEnv(sandbox())
       const session = startPty(['members', 'add', chamber, '--from-file', membersCsv(tempDir())], {
-        env,
+        env: terminalEnv(sandbox(), tempDir()),
         columns: 80,
         timeoutMs: 30_000,
       })
@@ -69,7 +57,7 @@ describe.skipIf(!HAVE_TMUX)('chambers create at 60 columns (tmux)', () => {
     'fits its prompts to the terminal, ranks the hq search, and leaves no stale lines',
     async () => {
       const session = await startTmux(['chambers', 'create'], {
-        env: terminalEnv(sandbox()),
+        env: terminalEnv(sandbox(), tempDir()),
         columns: 60,
       })
       try {

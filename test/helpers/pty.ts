@@ -3,6 +3,8 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { stripVTControlCharacters } from 'node:util'
+import { credentialsEnv } from './cli.js'
+import type { SandboxFixture } from './cli.js'
 import { BIN, ROOT } from './run-cli.js'
 import { Prompts } from './session.js'
 
@@ -65,4 +67,15 @@ export function startPty(args: string[], options: PtyOptions): PtySession {
   })
   exited.catch(() => {})
   return { prompts: new Prompts(() => output, child.stdin, 10_000), screen, exited }
+}
+
+// A terminal session's environment, made from scratch: no CI, no secret typed anywhere, the
+// sandbox's credentials, and `configDir` as home and config directory.
+export function terminalEnv(fixture: SandboxFixture, configDir: string): NodeJS.ProcessEnv {
+  return {
+    TERM: 'xterm',
+    HOME: configDir,
+    CHAMBERCTL_CONFIG_DIR: configDir,
+    ...credentialsEnv(fixture),
+  }
 }
