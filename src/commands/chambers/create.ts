@@ -148,11 +148,14 @@ async function chooseHq(client: Client, ctx: Context): Promise<string> {
 
 // The hqs that match what was typed, best first: the exact id, then names with a word starting
 // with it ("Hamb" → Hamburg), then any id or name containing it ("Chamber" holds "hamb" too).
-export function matchHqs(hqs: readonly Chamber[], term: string): Chamber[] {
+export function matchHqs<H extends { id: string; name?: string }>(
+  hqs: readonly H[],
+  term: string,
+): H[] {
   const wanted = term.trim().toLowerCase()
   if (wanted === '') return [...hqs]
-  const rank = (hq: Chamber): number => {
-    const id = String(hq.id).toLowerCase()
+  const rank = (hq: H): number => {
+    const id = hq.id.toLowerCase()
     const name = (hq.name ?? '').toLowerCase()
     if (id === wanted) return 0
     if (name.split(/[^\p{L}\p{N}]+/u).some((word) => word.startsWith(wanted))) return 1
