@@ -34,7 +34,10 @@ export async function startTmux(
   options: { env: NodeJS.ProcessEnv; columns: number; rows?: number },
 ): Promise<TmuxSession> {
   const socket = `chamberctl-test-${process.pid}-${++sessions}`
-  const tmux = (...argv: string[]) => run(TMUX, ['-L', socket, '-f', '/dev/null', ...argv])
+  // The server starts with no environment of ours (CI=true in CI would turn prompting off):
+  // the window gets exactly `options.env`, TERM and a PATH for its shell.
+  const tmux = (...argv: string[]) =>
+    run(TMUX, ['-L', socket, '-f', '/dev/null', ...argv], { env: { PATH: process.env.PATH } })
   // The exit code is printed after the command, and the window is kept for the last screen.
   const command = `${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}; echo "exit:$?"; sleep 600`
   const env = Object.entries({ TERM: 'xterm-256color', ...options.env }).flatMap(([key, value]) => [
