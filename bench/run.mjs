@@ -9,7 +9,8 @@
 // (`members list --all -o ndjson` peak RSS at 100k records vs at 1k).
 //
 // BENCH_RUNS (start-up samples per case, default 20) and BENCH_BULK_RUNS (default 3) trade time
-// for noise.
+// for noise. BENCH_ONLY (a comma list of startup, bulk, memory; default all of them) runs only
+// those rows, for quicker iterations on one of them.
 import autocannon from 'autocannon'
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -30,6 +31,7 @@ const bulkRuns = Number(process.env.BENCH_BULK_RUNS ?? 3)
 const BULK_ROWS = 5_000
 const SMALL_LIST = 1_000
 const BIG_LIST = 100_000
+const only = new Set((process.env.BENCH_ONLY ?? 'startup,bulk,memory').split(','))
 
 const work = mkdtempSync(join(tmpdir(), 'chamberctl-bench-'))
 // The developer's own CHAMBERCTL_* settings must not steer the measured commands.
@@ -43,14 +45,16 @@ const rows = []
 try {
   await buildCli()
   const server = await startSandbox([])
-  const listed = await startSandbox(['--data', writeListData(join(work, 'lists.json'))])
   const token = await fetchToken(server)
   const tokenEnv = { ...env, CHAMBERCTL_BASE_URL: server, CHAMBERCTL_TOKEN: token }
   login(server)
   console.log(`Node ${process.versions.node}; ${runs} start-up samples, ${bulkRuns} bulk runs\n`)
-  startup(server, token, tokenEnv)
-  await bulk(server, token, tokenEnv)
-  memory(listed, await fetchToken(listed))
+  if (only.has('startup')) startup(server, token, tokenEnv)
+  if (only.has('bulk')) await bulk(server, token, tokenEnv)
+  if (only.has('memory')) {
+    const listed = await startSandbox(['--data', writeListData(join(work, 'lists.json'))])
+    memory(listed, await fetchToken(listed))
+  }
   printTable()
 } finally {
   for (const sandbox of sandboxes) sandbox.kill('SIGTERM')
