@@ -17,6 +17,8 @@ export type ClientOptions = {
   userAgent: string
   timeoutMs?: number
   dispatcher?: Dispatcher
+  // The connection limit of the dispatcher made when none is given.
+  connections?: number
   tokens?: TokenSource
   trace?: (line: string) => void
   sleep?: (ms: number) => Promise<void>
@@ -47,13 +49,19 @@ export function apiVersionOf(baseUrl: string): ApiVersion | undefined {
   return API_VERSIONS.find((version) => version === last)
 }
 
-export function createDispatcher(): Dispatcher {
-  // Enough connections for the largest --concurrency of the bulk commands.
-  return new Agent({ keepAliveTimeout: 10_000, connections: 64 })
+// The largest --concurrency of the bulk commands.
+const MAX_CONNECTIONS = 64
+
+// At most `connections` connections, which should be the most requests in flight at once: with
+// no limit, undici opens a new connection for a request sent just as an answer arrives, for it
+// gives a connection back only one event loop turn after its answer, so 8 workers sending one
+// request after another end up on 16 connections.
+export function createDispatcher(connections = MAX_CONNECTIONS): Dispatcher {
+  return new Agent({ keepAliveTimeout: 10_000, connections })
 }
 
 export function createClient(options: ClientOptions) {
-  const dispatcher = options.dispatcher ?? createDispatcher()
+  const dispatcher = options.dispatcher ?? createDispatcher(options.connections)
   const transport = new Transport({
     baseUrl: options.baseUrl,
     dispatcher,

@@ -13,7 +13,7 @@ import { plainHttpHost } from '../api/plain-http.js'
 import { configDir, ensureConfigDir } from '../config/dir.js'
 import { tokenFor, withToken } from '../config/tokens.js'
 import type { Profile } from '../config/profiles.js'
-import type { Context } from './context.js'
+import type { ApiOptions, Context } from './context.js'
 import { UsageError } from '../errors.js'
 import { VERSION } from './version.js'
 
@@ -32,12 +32,15 @@ export type Connection = {
   hint?: string
 }
 
-export async function buildClient(ctx: Context): Promise<Client> {
+export async function buildClient(ctx: Context, options: ApiOptions = {}): Promise<Client> {
   // A one-request process would otherwise wait ~100 ms for V8's optimizing compile of undici's
   // WebAssembly HTTP parser; the baseline compiler is plenty for a CLI's traffic.
   v8.setFlagsFromString('--liftoff-only')
   const connection = ctx.globals.sandbox ? await embeddedSandbox(ctx) : await resolveConnection(ctx)
-  return clientFor(ctx, connection, { dispatcher: ctx.dispatcher })
+  return clientFor(ctx, connection, {
+    dispatcher: ctx.dispatcher,
+    connections: options.connections,
+  })
 }
 
 // `transport` lets a caller bring its own dispatcher and backoff timer (completion does, to drop
@@ -45,7 +48,7 @@ export async function buildClient(ctx: Context): Promise<Client> {
 export function clientFor(
   ctx: Context,
   connection: Connection,
-  transport: Pick<ClientOptions, 'dispatcher' | 'sleep'> = {},
+  transport: Pick<ClientOptions, 'dispatcher' | 'connections' | 'sleep'> = {},
 ): Client {
   if (!apiVersionOf(connection.baseUrl)) {
     throw new UsageError(

@@ -35,11 +35,18 @@ export type Globals = {
   wide: boolean
 }
 
+export type ApiOptions = {
+  // The most requests the command keeps in flight at once (a bulk run's --concurrency): the
+  // HTTP agent opens no more connections than that.
+  connections?: number
+}
+
 export type Context = {
   io: IO
   globals: Globals
   profiles(): Promise<ProfileStore>
-  api(): Promise<Client>
+  // Built by the first call, which may say how many requests the command keeps in flight.
+  api(options?: ApiOptions): Promise<Client>
   // The secret values this run has handled, masked in everything it prints but data.
   secrets: Secrets
   // Run before the process exits: closing the embedded sandbox, the HTTP agent.

@@ -25,10 +25,10 @@ export function createContext(io: IO, dispatcher?: Context['dispatcher']): Conte
         ])
         return ProfileStore.open(configDir(io.env))
       })()),
-    api: () =>
+    api: (options) =>
       (api ??= (async () => {
         const { buildClient } = await import('./api.js')
-        return buildClient(ctx)
+        return buildClient(ctx, options)
       })()),
   }
   return ctx

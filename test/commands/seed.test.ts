@@ -900,7 +900,7 @@ describe('seed --concurrency', () => {
     ['--concurrency 1', ['--concurrency', '1'], 1],
     ['--concurrency 3', ['--concurrency', '3'], 3],
     ['the default of 8', [], 8],
-  ])('keeps exactly as many creates in flight as %s allows', async (_, flags, limit) => {
+  ])('keeps as many creates in flight, and connections, as %s allows', async (_, flags, limit) => {
     await withGate(async (gate, env) => {
       const total = 10 * 2
       const file = write('f.json', hqs(nextTag(), 10, 1))
@@ -920,6 +920,7 @@ describe('seed --concurrency', () => {
         unknown: 0,
       })
       expect(gate.maxOpen()).toBe(limit)
+      expect(gate.connections()).toBe(limit)
     })
   })
 })

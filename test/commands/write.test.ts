@@ -738,7 +738,7 @@ describe('members add --from-file: bulk', () => {
     expect(sandbox().requests).toEqual([])
   })
 
-  it('creates 1,000 rows exactly once each, never more than 8 requests in flight', async () => {
+  it('creates 1,000 rows exactly once each, never more than 8 requests in flight, on 8 connections', async () => {
     await withSlowSandbox(async (fixture, slow) => {
       const chamber = await slow.emptyChamber('Bulk Thousand')
       const before = await slow.api.total(`/chambers/${chamber}/members`)
@@ -768,6 +768,8 @@ describe('members add --from-file: bulk', () => {
         // Each answer takes 5 ms, so a client allowing more would be seen with more.
         expect(proxy.maxInFlight()).toBeLessThanOrEqual(8)
         expect(proxy.maxInFlight()).toBeGreaterThan(1)
+        // The token request's connection is used again; no connection beyond one per worker.
+        expect(proxy.connections()).toBe(8)
         expectSummary(stderr, summaryLine('1,000 created'))
       } finally {
         await proxy.close()

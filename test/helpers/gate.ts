@@ -20,6 +20,8 @@ export type Gate = {
   open(): void
   // The most matching requests that were open (held or on their way) at the same moment.
   maxOpen(): number
+  // How many connections the client opened.
+  connections(): number
   close(): Promise<void>
 }
 
@@ -70,6 +72,7 @@ export async function startGate(
       release(queue.length)
     },
     maxOpen: proxy.maxOpen,
+    connections: proxy.connections,
     close: proxy.close,
   }
 }

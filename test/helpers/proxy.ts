@@ -19,6 +19,8 @@ export type Proxy = {
   baseUrl(version: 'v1' | 'v2'): string
   // The most counted requests that were open at the same moment.
   maxOpen(): number
+  // How many connections clients have opened to the proxy.
+  connections(): number
   close(): Promise<void>
 }
 
@@ -50,12 +52,15 @@ export async function startProxy(target: Sandbox, options: ProxyOptions = {}): P
     if (options.intercept) options.intercept(req, forward)
     else forward()
   })
+  let connections = 0
+  server.on('connection', () => connections++)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
     url,
     baseUrl: (version) => `${url}/${version}`,
     maxOpen: () => max,
+    connections: () => connections,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())

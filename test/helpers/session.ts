@@ -169,6 +169,8 @@ export type InFlightProxy = {
   baseUrl(version: 'v1' | 'v2'): string
   // The most requests matching the filter that were open at the proxy at the same moment.
   maxInFlight(): number
+  // How many connections the client opened.
+  connections(): number
   close(): Promise<void>
 }
 
@@ -178,5 +180,10 @@ export async function startInFlightProxy(
   counts: (method: string, url: string) => boolean,
 ): Promise<InFlightProxy> {
   const proxy = await startProxy(target, { counts })
-  return { baseUrl: proxy.baseUrl, maxInFlight: proxy.maxOpen, close: proxy.close }
+  return {
+    baseUrl: proxy.baseUrl,
+    maxInFlight: proxy.maxOpen,
+    connections: proxy.connections,
+    close: proxy.close,
+  }
 }

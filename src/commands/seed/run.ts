@@ -76,7 +76,7 @@ export async function seed(opts: Options, ctx: Context): Promise<void> {
     opts.dryRun ? PLAN_COLUMNS : RESULT_COLUMNS,
     opts.dryRun ? 'plan steps' : 'seed results',
   )
-  const client = await ctx.api()
+  const client = await ctx.api({ connections: opts.concurrency })
   requireV2(client.version, client.baseUrl, 'seed')
   if (opts.dryRun) {
     const existing = opts.skipExisting ? await Existing.load(client) : undefined
