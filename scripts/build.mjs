@@ -3,7 +3,7 @@
 import { build } from 'esbuild'
 import { execFile } from 'node:child_process'
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
+import { createRequire, isBuiltin } from 'node:module'
 import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 
@@ -22,6 +22,29 @@ const withoutHttp2 = {
     )
     build.onLoad({ filter: /.*/, namespace: 'without-http2' }, () => ({
       contents: "module.exports = () => { throw new Error('HTTP/2 is not enabled in chamberctl') }",
+      loader: 'js',
+    }))
+  },
+}
+
+// Node's built-ins, however a bundled module asks for them, are handed over by
+// process.getBuiltinModule(), which needs no require() in every chunk and no namespace: an ES
+// module's `import … from 'node:fs'` builds one of all the built-in's exports, which runs every
+// lazy getter it has (fs/promises and the streams, ~8 ms; for node:http undici's WebSocket,
+// ~60 ms). The bundle reads the names it uses off the module object when it calls them.
+const builtins = {
+  name: 'builtins',
+  setup(build) {
+    build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) =>
+      isBuiltin(args.path)
+        ? {
+            path: args.path.startsWith('node:') ? args.path : `node:${args.path}`,
+            namespace: 'builtin',
+          }
+        : undefined,
+    )
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)})`,
       loader: 'js',
     }))
   },
@@ -49,11 +72,7 @@ export async function buildCli() {
       // Relative to the chunk that loads it (chunks/), see src/io/jq.ts.
       __CHAMBERCTL_JQ_WASM__: JSON.stringify('../jq.wasm'),
     },
-    // Bundled CommonJS dependencies (cli-progress) call require() for Node's built-ins.
-    banner: {
-      js: "import { createRequire as __chamberctlRequire } from 'node:module'; const require = __chamberctlRequire(import.meta.url);",
-    },
-    plugins: [withoutHttp2],
+    plugins: [withoutHttp2, builtins],
     // A native module with a prebuilt binary per platform: installed as a dependency, not bundled.
     external: ['@napi-rs/keyring'],
     logLevel: 'warning',

@@ -124,14 +124,14 @@ export class Transport {
       body = JSON.stringify(exchange.body)
       headers['content-type'] = 'application/json'
     }
-    const started = performance.now()
+    const started = Date.now()
     const signal = AbortSignal.timeout(this.options.timeoutMs)
     // Every secret is masked before the line is written: the Authorization header, and
     // client_secret/access_token in bodies (the token request and its answer).
     const trace = (outcome: string, answer?: string) =>
       this.options.trace?.(
         [
-          `${exchange.method} ${redactUrl(url)} → ${outcome} (${Math.round(performance.now() - started)} ms, attempt ${n}/${MAX_ATTEMPTS})`,
+          `${exchange.method} ${redactUrl(url)} → ${outcome} (${Date.now() - started} ms, attempt ${n}/${MAX_ATTEMPTS})`,
           ...(headers.authorization ? [`  authorization: Bearer ${REDACTED}`] : []),
           ...(body ? [`  request body: ${redactText(body)}`] : []),
           ...(answer && exchange.auth === false ? [`  response body: ${redactText(answer)}`] : []),
