@@ -1,7 +1,7 @@
 // One HTTP exchange with the API, composed once: user agent, bearer auth with one refresh on 401,
 // per-attempt timeout, retries for safe requests (contract §5) and a redacted debug trace.
 import type { Dispatcher } from 'undici'
-import { request } from './undici.js'
+import { RequestTimeout, request } from './undici.js'
 import { ApiError } from './errors.js'
 import { errorFromResponse } from './responses.js'
 import type { Answer } from './responses.js'
@@ -125,7 +125,6 @@ export class Transport {
       headers['content-type'] = 'application/json'
     }
     const started = Date.now()
-    const signal = AbortSignal.timeout(this.options.timeoutMs)
     // Every secret is masked before the line is written: the Authorization header, and
     // client_secret/access_token in bodies (the token request and its answer).
     const trace = (outcome: string, answer?: string) =>
@@ -142,13 +141,12 @@ export class Transport {
         method: exchange.method,
         headers,
         body,
-        signal,
+        timeoutMs: this.options.timeoutMs,
       })
-      const text = await response.body.text()
-      trace(String(response.statusCode), text)
-      return { status: response.statusCode, headers: response.headers, text }
+      trace(String(response.statusCode), response.text)
+      return { status: response.statusCode, headers: response.headers, text: response.text }
     } catch (error) {
-      const timedOut = signal.aborted
+      const timedOut = error instanceof RequestTimeout
       trace(timedOut ? 'timeout' : `failed: ${describe(error)}`)
       const where = new URL(url).host
       const seconds = this.options.timeoutMs / 1000

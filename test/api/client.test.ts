@@ -168,6 +168,13 @@ describe('retries', () => {
     expect(sleeps).toEqual([150, 300])
   })
 
+  it('reads an answer that starts with a byte order mark as UTF-8 text', async () => {
+    const record = JSON.stringify({ id: 'c1', name: 'Kammer Köln ✓' })
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(record)])
+    pool().intercept({ path: '/v2/chambers/c1' }).reply(200, bytes, json)
+    expect(await client().chambers.get('c1')).toEqual({ id: 'c1', name: 'Kammer Köln ✓' })
+  })
+
   it('does not retry a 500', async () => {
     pool().intercept({ path: '/v2/chambers' }).reply(500, { error: 'boom' }, json)
     const error = await failure(client().chambers.list())
