@@ -6,7 +6,7 @@
 # The subcommands of a command path ('' is chamberctl itself), in REPLY.
 __chamberctl_commands() {
   case $1 in
-    '') REPLY='login logout auth chambers members events seed api sandbox fields completion help' ;;
+    '') REPLY='login logout auth chambers members events seed export api sandbox fields completion help' ;;
     'auth') REPLY='status token' ;;
     'chambers') REPLY='list get create' ;;
     'members') REPLY='list add' ;;
@@ -25,6 +25,7 @@ __chamberctl_command() {
     '|members') REPLY=members ;;
     '|events') REPLY=events ;;
     '|seed') REPLY=seed ;;
+    '|export') REPLY=export ;;
     '|api') REPLY=api ;;
     '|sandbox') REPLY=sandbox ;;
     '|fields') REPLY=fields ;;
@@ -54,6 +55,7 @@ __chamberctl_options() {
     'members add') REPLY+=' --name --email --phone --membership-type --from-file --concurrency --dry-run --verbose --skip-existing --resume' ;;
     'events list') REPLY+=' --status --from --to --page --per-page --all --limit' ;;
     'seed') REPLY+=' --concurrency --skip-existing --dry-run --offline --report --verbose --resume' ;;
+    'export') REPLY+=' --type --status --members' ;;
     'api') REPLY+=' -X --method -f --raw-field -F --field --input -H --header --paginate -i --include' ;;
     'sandbox') REPLY+=' --host --port --data --empty --demo-members --token-ttl --client-id --client-secret --latency --fail-rate' ;;
   esac
@@ -96,6 +98,8 @@ __chamberctl_option_value() {
     'events list|--limit') REPLY=none ;;
     'seed|--concurrency') REPLY=none ;;
     'seed|--report') REPLY=files ;;
+    'export|--type') REPLY='choices hq subsidiary' ;;
+    'export|--status') REPLY='choices active inactive pending' ;;
     'api|-X' | 'api|--method') REPLY=none ;;
     'api|-f' | 'api|--raw-field') REPLY=none ;;
     'api|-F' | 'api|--field') REPLY=none ;;
@@ -128,6 +132,7 @@ __chamberctl_argument() {
     'members add|0') REPLY=chamber-ids ;;
     'events list|0') REPLY=chamber-ids ;;
     'seed|0') REPLY=files ;;
+    'export|'*) REPLY=chamber-ids ;;
     'api|0') REPLY=none ;;
     'fields|0') REPLY='choices chambers members events' ;;
     'completion|0') REPLY='choices bash zsh fish' ;;

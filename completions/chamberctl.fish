@@ -19,6 +19,8 @@ function __chamberctl_command
             echo events
         case '|seed'
             echo seed
+        case '|export'
+            echo export
         case '|api'
             echo api
         case '|sandbox'
@@ -118,6 +120,10 @@ function __chamberctl_takes_value
         case 'seed|--concurrency'
             return 0
         case 'seed|--report'
+            return 0
+        case 'export|--type'
+            return 0
+        case 'export|--status'
             return 0
         case 'api|-X' 'api|--method'
             return 0
@@ -244,6 +250,7 @@ complete -c chamberctl -n "__chamberctl_at '' 0" -a chambers -d 'list, show and 
 complete -c chamberctl -n "__chamberctl_at '' 0" -a members -d 'list and add the members of a chamber'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a events -d 'list the events of a chamber (v2)'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a seed -d 'create the chambers and members of a fixture file (JSON or YAML) (v2)'
+complete -c chamberctl -n "__chamberctl_at '' 0" -a export -d 'write chambers (all, or those named) as a seed fixture: YAML, or JSON with --json'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a api -d 'make an authenticated request to any API path and print the answer'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a sandbox -d 'run the local reference server of the chamber directory API (v1 and v2)'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a fields -d 'list the fields of a resource, for --fields (nested ones as address.city)'
@@ -323,6 +330,11 @@ complete -c chamberctl -n "__chamberctl_at 'seed'" -l report -r -F -d 'also writ
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l verbose -d 'on a terminal, print every result, not only the failures'
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l resume -d 'continue a run that ended early, sending only records not yet created'
 complete -c chamberctl -n "__chamberctl_at 'seed' 0" -F
+
+complete -c chamberctl -n "__chamberctl_at 'export'" -l type -x -a 'hq subsidiary' -d 'only this type (v2)'
+complete -c chamberctl -n "__chamberctl_at 'export'" -l status -x -a 'active inactive pending' -d 'only this status (v2)'
+complete -c chamberctl -n "__chamberctl_at 'export'" -l members -d 'with each chamber\'s members'
+complete -c chamberctl -n "__chamberctl_at 'export' 0+" -a '(__chamberctl_chamber_ids)'
 
 complete -c chamberctl -n "__chamberctl_at 'api'" -s X -l method -x -d 'HTTP method (default GET, or POST when fields are given)'
 complete -c chamberctl -n "__chamberctl_at 'api'" -s f -l raw-field -x -d 'a string field; repeatable'

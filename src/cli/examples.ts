@@ -122,6 +122,18 @@ export const EXAMPLES: Record<string, readonly Example[]> = {
     ],
     ['Only check the file, without a server', 'chamberctl seed fixture.yaml --dry-run --offline'],
   ],
+  export: [
+    [
+      'Every chamber with its members, as a seed fixture',
+      'chamberctl export --members > directory.yaml',
+    ],
+    [
+      'Copy the directory into another one',
+      'chamberctl export --members --json | chamberctl seed - --profile staging',
+    ],
+    ['Two chambers, without members', 'chamberctl export ch_0001 ch_0005'],
+    ['The active headquarters', 'chamberctl export --type hq --status active'],
+  ],
   api: [
     ['A raw GET', 'chamberctl api /chambers/ch_0001'],
     ['Every page of a list, as one JSON array', 'chamberctl api /chambers --paginate'],

@@ -7,6 +7,7 @@ import { registerAuth } from '../commands/auth/index.js'
 import { registerChambers } from '../commands/chambers/index.js'
 import { registerCompletion } from '../commands/completion/index.js'
 import { registerEvents } from '../commands/events/index.js'
+import { registerExport } from '../commands/export/index.js'
 import { registerFields } from '../commands/fields/index.js'
 import { registerMembers } from '../commands/members/index.js'
 import { registerSandbox } from '../commands/sandbox/index.js'
@@ -33,6 +34,7 @@ const REGISTERS: Record<string, Register> = {
   members: registerMembers,
   events: registerEvents,
   seed: registerSeed,
+  export: registerExport,
   api: registerApi,
   sandbox: registerSandbox,
   fields: registerFields,

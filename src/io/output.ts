@@ -313,7 +313,7 @@ async function stream(
 // Honours backpressure, so a slow reader of a pipe slows the fetching of pages instead of
 // letting output pile up in memory. A stream that closes or fails releases the wait; its error
 // is reported by whoever owns the stream.
-function put(out: Writable, chunk: string): Promise<void> {
+export function put(out: Writable, chunk: string): Promise<void> {
   if (out.write(chunk) || out.destroyed) return Promise.resolve()
   return new Promise((resolve) => {
     const done = () => {

@@ -7,6 +7,7 @@
 // Where it departs from ICU (README, "Sort order"): symbols outside ASCII sort after all ASCII
 // ones by code point, letters of other scripts after z by code point, and only ASCII digits (also
 // full-width ones) count as numbers.
+import { LATIN_SPELLINGS } from '../io/latin.js'
 
 // Bump when the key changes: stored keys are then recomputed on open.
 export const SORT_KEY_VERSION = 1
@@ -22,13 +23,7 @@ const NUMBER = '\x32'
 // Letters the decomposition leaves alone: expansions ICU makes, and letters that ICU sorts right
 // after their base letter (before the next one: '\uffff' is above every other letter).
 const LETTERS: Record<string, string> = {
-  ß: 'ss',
-  æ: 'ae',
-  œ: 'oe',
-  ø: 'o',
-  ł: 'l',
-  đ: 'd',
-  ð: 'd',
+  ...LATIN_SPELLINGS,
   ı: 'i\uffff',
   ŋ: 'n\uffff',
   ə: 'e\uffff',

@@ -5,17 +5,21 @@ import type { Context } from '../../cli/context.js'
 import { keyValue } from '../../cli/parse.js'
 import { addPagingOptions } from '../paging.js'
 
+// --type and --status, as `chambers list` and `export` select chambers.
+export function addChamberFilters(command: Command): Command {
+  return command
+    .addOption(new Option('--type <type>', 'only this type (v2)').choices(CHAMBER_TYPES))
+    .addOption(new Option('--status <status>', 'only this status (v2)').choices(RECORD_STATUSES))
+}
+
 export function registerChambers(program: Command, ctx: Context): void {
   const chambers = program.command('chambers').description('list, show and create chambers')
 
   addPagingOptions(
-    chambers
-      .command('list')
-      .alias('ls')
-      .description('list chambers')
-      .addOption(new Option('--type <type>', 'only this type (v2)').choices(CHAMBER_TYPES))
-      .addOption(new Option('--status <status>', 'only this status (v2)').choices(RECORD_STATUSES))
-      .option('--sort <field>', 'sort by FIELD, or -FIELD for descending (v2)'),
+    addChamberFilters(chambers.command('list').alias('ls').description('list chambers')).option(
+      '--sort <field>',
+      'sort by FIELD, or -FIELD for descending (v2)',
+    ),
   ).action(async (flags) => {
     const { list } = await import('./list.js')
     await list(flags, ctx)

@@ -61,7 +61,7 @@ async function parseText(name: string, text: string): Promise<unknown> {
     }
   }
   // YAML is a superset of JSON, so stdin and .yaml/.yml files go through the YAML parser.
-  const { parseYaml } = await import('./yaml.js')
+  const { parseYaml } = await import('../../io/yaml.js')
   try {
     return parseYaml(text)
   } catch (error) {

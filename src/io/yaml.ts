@@ -1,3 +1,3 @@
 // yaml is CommonJS: imported statically here (and this module dynamically) so that the bundle
 // keeps its named exports; a dynamic import of the package itself would only see a default.
-export { parse as parseYaml } from 'yaml'
+export { parse as parseYaml, stringify as stringifyYaml } from 'yaml'

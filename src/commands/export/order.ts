@@ -1,0 +1,84 @@
+// The order of the fixture, decided by the data alone: the same directory gives the same file,
+// and so does a copy of it made by seed, whose ids and creation order are new (seed creates in
+// parallel). Ids come in only to tell apart records alike in everything written.
+import type { ChamberDraft } from './entries.js'
+import { slug } from './keys.js'
+
+const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
+
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+// As a person reads names (case and accents aside, 2 before 10), then exactly, for a total order.
+export function byName(a: string, b: string): number {
+  return collator.compare(a, b) || byCodeUnits(a, b)
+}
+
+function byContent(a: ChamberDraft, b: ChamberDraft): number {
+  return (
+    byName(a.name, b.name) ||
+    byCodeUnits(a.type, b.type) ||
+    byCodeUnits(JSON.stringify(a.address), JSON.stringify(b.address)) ||
+    byCodeUnits(a.hqId ?? '', b.hqId ?? '') ||
+    byCodeUnits(a.id ?? '', b.id ?? '')
+  )
+}
+
+// Each hq by name, followed by its subsidiaries by name; then the subsidiaries whose hq is not
+// in the file. Seed would resolve the references in any order; this one also reads as a tree.
+export function orderChambers(drafts: readonly ChamberDraft[]): ChamberDraft[] {
+  const sorted = [...drafts].sort(byContent)
+  const hqIds = new Set(
+    sorted.flatMap((d) => (d.type === 'hq' && d.id !== undefined ? [d.id] : [])),
+  )
+  const branches = new Map<string, ChamberDraft[]>()
+  const orphans: ChamberDraft[] = []
+  for (const draft of sorted) {
+    if (draft.type !== 'subsidiary') continue
+    if (draft.hqId !== undefined && hqIds.has(draft.hqId)) {
+      const list = branches.get(draft.hqId)
+      if (list) list.push(draft)
+      else branches.set(draft.hqId, [draft])
+    } else orphans.push(draft)
+  }
+  const ordered: ChamberDraft[] = []
+  for (const draft of sorted) {
+    if (draft.type !== 'hq') continue
+    ordered.push(draft)
+    // A server that gave two hqs one id: their subsidiaries follow the first.
+    if (draft.id === undefined) continue
+    ordered.push(...(branches.get(draft.id) ?? []))
+    branches.delete(draft.id)
+  }
+  return [...ordered, ...orphans]
+}
+
+// Members as the server sorts them by name, with each run of names the server may count as
+// equal (alike but for case, accents and punctuation) put in a fixed order, by name and then
+// e-mail: the server leaves such ties in creation order. Only one run is held at a time.
+export async function* inNameOrder<T extends { name: string; email: string }>(
+  members: AsyncIterable<T>,
+): AsyncGenerator<T> {
+  let run: T[] = []
+  let runKey: string | undefined
+  for await (const member of members) {
+    const key = slug(member.name)
+    if (run.length > 0 && key !== runKey) {
+      yield* settled(run)
+      run = []
+    }
+    runKey = key
+    run.push(member)
+  }
+  yield* settled(run)
+}
+
+function settled<T extends { name: string; email: string }>(run: T[]): T[] {
+  return run.sort(
+    (a, b) =>
+      byName(a.name, b.name) ||
+      byCodeUnits(a.email.toLowerCase(), b.email.toLowerCase()) ||
+      byCodeUnits(a.email, b.email),
+  )
+}

@@ -1,0 +1,264 @@
+// `export`: the chambers of a directory (all, those named, or those of a type or status) and with
+// --members their members, as a seed fixture (contract §7) on stdout: export → seed → export
+// gives the same bytes. Chambers are read whole first (they are few, and keys, references and
+// order need them all); members are written as their pages arrive, so memory stays flat.
+import { idText, isAnswerId } from '../../api/answers.js'
+import type { AnswerRecord } from '../../api/answers.js'
+import type { Client } from '../../api/client.js'
+import { ApiError } from '../../api/errors.js'
+import { paginate } from '../../api/paginate.js'
+import { checkId, idProblem } from '../../api/paths.js'
+import type { Context } from '../../cli/context.js'
+import { CliError, ExitCode, UsageError } from '../../errors.js'
+import { startProgress } from '../../io/progress.js'
+import { limiter } from '../seed/limit.js'
+import { requireV2, usedFlag } from '../version.js'
+import { chamberDraft, memberEntry } from './entries.js'
+import type { ChamberDraft, MemberEntry } from './entries.js'
+import { Keys } from './keys.js'
+import { inNameOrder, orderChambers } from './order.js'
+import { jsonWriter, yamlWriter } from './writer.js'
+import type { FixtureWriter } from './writer.js'
+
+export type Options = {
+  chamberIds: string[]
+  type?: string
+  status?: string
+  members?: boolean
+}
+
+const V2_FLAGS = { type: '--type', status: '--status' }
+// Named chambers are read this many at a time.
+const GET_CONCURRENCY = 8
+// Left-out records named in the warning; the rest are counted.
+const NAMED = 5
+
+export async function exportFixture(opts: Options, ctx: Context): Promise<void> {
+  const { io, globals } = ctx
+  checkOutput(ctx)
+  const ids = [...new Set(opts.chamberIds.map((id) => checkId(id, 'chamber id')))]
+  if (ids.length > 0 && (opts.type !== undefined || opts.status !== undefined)) {
+    throw new UsageError('give chamber ids or --type/--status, not both')
+  }
+  const client = await ctx.api()
+  requireV2(client.version, client.baseUrl, usedFlag(opts, V2_FLAGS))
+  const records = ids.length ? await namedChambers(client, ids) : await allChambers(client, opts)
+
+  const report = new Report()
+  const drafts: ChamberDraft[] = []
+  for (const record of records) {
+    const converted = chamberDraft(record)
+    if ('problem' in converted) report.chamber(record, converted.problem)
+    else {
+      drafts.push(converted.entry)
+      report.fields(converted.leftOut)
+    }
+  }
+  const chambers = withKeys(orderChambers(drafts))
+
+  const writer = globals.format === 'json' ? jsonWriter(io.out) : await yamlWriter(io.out)
+  // Only when the fixture goes to a file or a pipe: on a terminal it would cut into the YAML.
+  const progress = io.stdoutIsTTY ? undefined : startProgress(io, globals)
+  try {
+    for (const [index, chamber] of chambers.entries()) {
+      progress?.update(`exporting chamber ${index + 1} of ${chambers.length}`)
+      await writer.chamber(chamber.entry)
+      if (opts.members) await writeMembers(client, chamber, writer, report)
+    }
+    await writer.end()
+  } finally {
+    progress?.stop()
+  }
+  report.print(ctx, chambers.length, opts.members === true)
+}
+
+// Only the fixture formats: YAML (whatever the default format) or JSON.
+function checkOutput({ globals }: Pick<Context, 'globals'>): void {
+  if (globals.jq) {
+    throw new UsageError(
+      'export writes the fixture as it reads it and cannot run --jq over it: pipe export --json into jq',
+    )
+  }
+  if (globals.fields) {
+    throw new UsageError('export writes every field seed can send; --fields does not apply')
+  }
+  if (globals.formatChosen && globals.format !== 'json') {
+    throw new UsageError(
+      `export writes a fixture in YAML, or in JSON with --json; not -o ${globals.format}`,
+    )
+  }
+}
+
+// Every named chamber, or exit 3 naming each one the server does not know.
+async function namedChambers(client: Client, ids: string[]): Promise<AnswerRecord[]> {
+  const slot = limiter(GET_CONCURRENCY)
+  const missing: string[] = []
+  const found = await Promise.all(
+    ids.map((id) =>
+      slot(async () => {
+        try {
+          return await client.chambers.get(id)
+        } catch (error) {
+          if (!(error instanceof ApiError && error.code === 'not_found')) throw error
+          missing.push(id)
+          return undefined
+        }
+      }),
+    ),
+  )
+  if (missing.length > 0) {
+    const sorted = ids.filter((id) => missing.includes(id))
+    throw new CliError(
+      `no chamber ${sorted.join(', ')} on ${client.baseUrl}; nothing was exported`,
+      ExitCode.notFound,
+      'not_found',
+    )
+  }
+  return found.filter((record): record is AnswerRecord => record !== undefined)
+}
+
+async function allChambers(client: Client, opts: Options): Promise<AnswerRecord[]> {
+  const filters = { type: opts.type, status: opts.status }
+  const records: AnswerRecord[] = []
+  for await (const record of paginate((p) => client.chambers.list({ ...filters, ...p }), {
+    all: true,
+  })) {
+    records.push(record)
+  }
+  return records
+}
+
+type KeyedChamber = { id: string | undefined; key: string; entry: Record<string, unknown> }
+
+// Keys in file order, and `hq: <key>` for an hq in this file, `hq_id` for one elsewhere.
+function withKeys(drafts: readonly ChamberDraft[]): KeyedChamber[] {
+  const keys = new Keys()
+  const hqKeys = new Map<string, string>()
+  const keyed = drafts.map((draft) => {
+    const key = keys.take(draft.name)
+    if (draft.type === 'hq' && draft.id !== undefined && !hqKeys.has(draft.id)) {
+      hqKeys.set(draft.id, key)
+    }
+    return { draft, key }
+  })
+  return keyed.map(({ draft, key }) => {
+    const hq = draft.hqId === undefined ? undefined : hqKeys.get(draft.hqId)
+    const reference =
+      draft.hqId === undefined ? {} : hq === undefined ? { hq_id: draft.hqId } : { hq }
+    return {
+      id: draft.id,
+      key,
+      entry: { key, name: draft.name, type: draft.type, ...reference, address: draft.address },
+    }
+  })
+}
+
+async function writeMembers(
+  client: Client,
+  chamber: KeyedChamber,
+  writer: FixtureWriter,
+  report: Report,
+): Promise<void> {
+  const id = chamber.id
+  if (id === undefined || idProblem(id) !== undefined) {
+    report.unread(chamber.key)
+    return
+  }
+  // Sorted by name where the API can (v2), so that the order is the data's own.
+  const sort = client.version === 'v1' ? undefined : 'name'
+  const records = paginate((p) => client.members.list(id, { ...p, sort }), { all: true })
+  async function* entries(): AsyncGenerator<MemberEntry> {
+    for await (const record of records) {
+      const converted = memberEntry(record)
+      if ('problem' in converted) report.member(record, chamber.key, converted.problem)
+      else {
+        report.fields(converted.leftOut)
+        yield converted.entry
+      }
+    }
+  }
+  for await (const member of inNameOrder(entries())) {
+    await writer.member(member)
+    report.members++
+  }
+}
+
+// What the fixture holds, and what it could not: printed on stderr at the end.
+class Report {
+  members = 0
+  private readonly leftOutFields = new Map<string, number>()
+  private readonly leftOutChambers: string[] = []
+  private readonly leftOutMembers: string[] = []
+  private memberProblems = 0
+  private readonly unreadChambers: string[] = []
+
+  fields(names: readonly string[]): void {
+    for (const name of names) this.leftOutFields.set(name, (this.leftOutFields.get(name) ?? 0) + 1)
+  }
+
+  chamber(record: AnswerRecord, problem: string): void {
+    this.leftOutChambers.push(`${describe(record)} (${problem})`)
+  }
+
+  member(record: AnswerRecord, chamberKey: string, problem: string): void {
+    if (this.memberProblems++ < NAMED) {
+      this.leftOutMembers.push(`${describe(record)} of ${chamberKey} (${problem})`)
+    }
+  }
+
+  unread(chamberKey: string): void {
+    this.unreadChambers.push(chamberKey)
+  }
+
+  print(ctx: Pick<Context, 'io' | 'globals'>, chambers: number, withMembers: boolean): void {
+    const { io, globals } = ctx
+    const lines: string[] = []
+    if (!globals.quiet) {
+      lines.push(
+        `Exported ${count(chambers, 'chamber')}` +
+          (withMembers ? ` and ${count(this.members, 'member')}` : ''),
+      )
+      const fields = [...this.leftOutFields].sort(([a, m], [b, n]) => n - m || (a < b ? -1 : 1))
+      if (fields.length > 0) {
+        const total = fields.reduce((sum, [, n]) => sum + n, 0)
+        lines.push(
+          `Left out ${count(total, 'field')} seed cannot send: ` +
+            fields.map(([name, n]) => `${name} (${n})`).join(', '),
+        )
+      }
+    }
+    // Records missing from the copy are said even with -q: a script must not miss them.
+    if (this.leftOutChambers.length > 0) {
+      lines.push(
+        `Left out ${count(this.leftOutChambers.length, 'chamber')} seed cannot create (nor their members): ` +
+          listed(this.leftOutChambers, this.leftOutChambers.length),
+      )
+    }
+    if (this.memberProblems > 0) {
+      lines.push(
+        `Left out ${count(this.memberProblems, 'member')} seed cannot create: ` +
+          listed(this.leftOutMembers, this.memberProblems),
+      )
+    }
+    if (this.unreadChambers.length > 0) {
+      lines.push(
+        `Members not exported of ${count(this.unreadChambers.length, 'chamber')} the server gave no usable id: ` +
+          this.unreadChambers.join(', '),
+      )
+    }
+    if (lines.length > 0) io.err.write(`${lines.join('\n')}\n`)
+  }
+}
+
+function describe(record: AnswerRecord): string {
+  return isAnswerId(record.id) ? idText(record.id) : '(no id)'
+}
+
+function listed(items: readonly string[], total: number): string {
+  const shown = items.slice(0, NAMED)
+  return shown.join(', ') + (total > shown.length ? ` and ${total - shown.length} more` : '')
+}
+
+function count(n: number, noun: string): string {
+  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`
+}
