@@ -1,7 +1,7 @@
 // Conformance runs of the built CLI against a server's root (Prism's dynamic mock of the spec, a
 // server we did not write, or Prism's validation proxy in front of the sandbox): every read
-// command in every output format, and the write commands with their flags, on /v1 and /v2, for
-// ROUNDS rounds. Prism checks each request against the document (and the proxy each answer),
+// command in every output format, export, and the write commands with their flags, on /v1 and
+// /v2, for ROUNDS rounds. Prism checks each request against the document (and the proxy each answer),
 // turning a violation into an error answer; any exit but 0 fails.
 //   node scripts/conformance-run.mjs ROOT_URL ROUNDS CHAMBER_ID
 // Client credentials come from CHAMBERCTL_CLIENT_ID/SECRET (Prism's mock accepts any). Run by
@@ -46,6 +46,19 @@ const READS = {
       '2030-12-31',
     ],
     ['events', 'list', chamber, '--limit', '3', '--per-page', '2'],
+  ],
+}
+// export walks every page of chambers (and of each chamber's members): in its two formats, with
+// and without --members, named and filtered.
+const EXPORTS = {
+  v1: [
+    ['export', '--members'],
+    ['export', chamber, '--json'],
+  ],
+  v2: [
+    ['export', '--type', 'hq', '--status', 'active', '--members'],
+    ['export', '--members', '--json'],
+    ['export', chamber],
   ],
 }
 const WRITES = [
@@ -106,6 +119,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   for (const version of ['v1', 'v2']) {
     for (const args of READS[version])
       for (const format of FORMATS) jobs.push({ round, version, args: [...args, ...format] })
+    for (const args of EXPORTS[version]) jobs.push({ round, version, args })
     for (const args of AUTH) jobs.push({ round, version, args })
   }
   for (const args of WRITES) jobs.push({ round, version: 'v2', args: [...args, '--yes'] })

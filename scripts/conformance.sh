@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The Prism conformance job (issue 9), run by .ci/run after the build:
 #  1. Prism's dynamic mock of the spec's OpenAPI document (-d: every answer generated afresh):
-#     every read command in every format and the write commands with flags, on /v1 and /v2,
-#     ROUNDS rounds (default 20): zero failures.
+#     every read command in every format, export, and the write commands with flags, on /v1
+#     and /v2, ROUNDS rounds (default 20): zero failures.
 #  2. Prism's validation proxy (--errors) in front of the sandbox, the same commands through it:
 #     zero violations, so the sandbox's answers and our requests both match the document.
 # Prism comes from the shared tools (../shared/tools/prism, or $CHAMBERCTL_PRISM_TOOLS), which

@@ -35,12 +35,16 @@ export async function* paginate<T>(fetchPage: FetchPage<T>, options: PageOptions
   const head = await fetchPage({ page: first, perPage })
   // The server's meta decides when it is sane: it may have clamped per_page, and total says
   // where the end is. Without per_page, the size asked for, or else the first page's, is the size.
-  const size = head.meta.per_page ?? perPage ?? head.data.length
-  if (head.meta.total === undefined) {
+  // A meta that numbers the page otherwise than asked is not about this page (a mock's random
+  // one, a server that ignores `page`): the pages themselves then say where the list ends.
+  const meta =
+    head.meta.current_page === undefined || head.meta.current_page === first ? head.meta : {}
+  const size = meta.per_page ?? perPage ?? head.data.length
+  if (meta.total === undefined) {
     yield* walk(fetchPage, head, first, size, limit)
     return
   }
-  const after = head.meta.total - (first - 1) * size - head.data.length
+  const after = meta.total - (first - 1) * size - head.data.length
   const lastByTotal = first + Math.ceil(Math.max(after, 0) / size)
   const lastByLimit = first + Math.ceil(Math.max(limit - head.data.length, 0) / size)
   const last = Math.min(lastByTotal, lastByLimit)

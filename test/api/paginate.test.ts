@@ -129,4 +129,21 @@ describe('paginate', () => {
       out.push(n)
     expect(out).toEqual([1, 2])
   })
+
+  it('goes by the pages when the meta numbers the first page otherwise than asked', async () => {
+    // As Prism's dynamic mock answers: random meta, two records on a page of "17".
+    const requested: number[] = []
+    const fetchPage = async ({ page }: PageRequest) => {
+      requested.push(page)
+      return {
+        data: page <= 2 ? [page * 10, page * 10 + 1] : page === 3 ? [30] : [],
+        meta: { current_page: 68_196_634, per_page: 2, total: 88_259_728 },
+      }
+    }
+    const out: number[] = []
+    for await (const n of paginate(fetchPage, { all: true, perPage: 2 })) out.push(n)
+    // The short page is the last: no page after it is asked for.
+    expect(out).toEqual([10, 11, 20, 21, 30])
+    expect(requested).toEqual([1, 2, 3])
+  })
 })
