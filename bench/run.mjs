@@ -6,7 +6,7 @@
 // token from the environment or from a stored profile, vs a bare node:http script sending the
 // same GET); bulk (`members add --from-file` 5,000 rows vs a node:http keep-alive script at 8 in
 // flight, with autocannon's figure against the same sandbox as the server's ceiling); memory
-// (`members list --all -o ndjson` peak RSS at 100k records vs at 1k).
+// (`members list --all -o ndjson` and `export --members` peak RSS at 100k records vs at 1k).
 //
 // BENCH_RUNS (start-up samples per case, default 20) and BENCH_BULK_RUNS (default 3) trade time
 // for noise. BENCH_ONLY (a comma list of startup, bulk, memory; default all of them) runs only
@@ -152,15 +152,21 @@ function memory(base, token) {
   const childEnv = { ...env, CHAMBERCTL_BASE_URL: base, CHAMBERCTL_TOKEN: token }
   const list = (chamber) => [bin, 'members', 'list', chamber, '--all', '-o', 'ndjson']
   const jq = (chamber) => [...list(chamber), '--jq', '.email']
+  // The YAML fixture of one chamber: 7 lines, then 3 a member (it has no phone).
+  const fixture = (chamber) => [bin, 'export', chamber, '--members', '-q']
   const small = []
   const big = []
   const smallJq = []
   const bigJq = []
+  const smallExport = []
+  const bigExport = []
   for (let i = 0; i < Math.max(bulkRuns, 3); i++) {
     small.push(run(list('ch_small'), childEnv, SMALL_LIST).maxRssKiB)
     big.push(run(list('ch_big'), childEnv, BIG_LIST).maxRssKiB)
     smallJq.push(run(jq('ch_small'), childEnv, SMALL_LIST).maxRssKiB)
     bigJq.push(run(jq('ch_big'), childEnv, BIG_LIST).maxRssKiB)
+    smallExport.push(run(fixture('ch_small'), childEnv, 7 + 3 * SMALL_LIST).maxRssKiB)
+    bigExport.push(run(fixture('ch_big'), childEnv, 7 + 3 * BIG_LIST).maxRssKiB)
   }
   const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`
   rows.push({
@@ -182,6 +188,13 @@ function memory(base, token) {
     value: mib(median(bigJq)),
     floor: `without --jq ${mib(median(big))}`,
     ratio: median(bigJq) / median(big),
+  })
+  rows.push({
+    what: `export --members peak RSS, ${BIG_LIST / 1000}k members`,
+    value: mib(median(bigExport)),
+    floor: `${SMALL_LIST / 1000}k members ${mib(median(smallExport))}`,
+    ratio: median(bigExport) / median(smallExport),
+    goal: { max: 1.1 },
   })
 }
 
