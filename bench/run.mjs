@@ -4,7 +4,7 @@
 //
 // Rows: start-up without a request (`--version` vs `node -e 0`); one GET (`chambers list --json`,
 // token from the environment or from a stored profile, vs a bare node:http script sending the
-// same GET); bulk (`members add --from-file` 5,000 rows vs a node:http keep-alive script at 8 in
+// same GET, and what undici alone costs on the same GET: bench/undici-get.mjs); bulk (`members add --from-file` 5,000 rows vs a node:http keep-alive script at 8 in
 // flight, with autocannon's figure against the same sandbox as the server's ceiling); memory
 // (`members list --all -o ndjson` and `export --members` peak RSS at 100k records vs at 1k).
 //
@@ -19,7 +19,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { buildCli } from '../scripts/build.mjs'
+import { build } from 'esbuild'
+import { BUNDLE_PLUGINS, buildCli } from '../scripts/build.mjs'
 
 const node = process.execPath
 const here = (file) => fileURLToPath(new URL(file, import.meta.url))
@@ -49,7 +50,7 @@ try {
   const tokenEnv = { ...env, CHAMBERCTL_BASE_URL: server, CHAMBERCTL_TOKEN: token }
   login(server)
   console.log(`Node ${process.versions.node}; ${runs} start-up samples, ${bulkRuns} bulk runs\n`)
-  if (only.has('startup')) startup(server, token, tokenEnv)
+  if (only.has('startup')) startup(server, token, tokenEnv, await bundleUndiciGet())
   if (only.has('bulk')) await bulk(server, token, tokenEnv)
   if (only.has('memory')) {
     const listed = await startSandbox(['--data', writeListData(join(work, 'lists.json'))])
@@ -61,16 +62,36 @@ try {
   rmSync(work, { recursive: true, force: true })
 }
 
-function startup(base, token, tokenEnv) {
+async function bundleUndiciGet() {
+  const outfile = join(work, 'undici-get.mjs')
+  await build({
+    entryPoints: [here('./undici-get.mjs')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22.13',
+    minify: true,
+    plugins: BUNDLE_PLUGINS,
+    logLevel: 'warning',
+  })
+  return outfile
+}
+
+function startup(base, token, tokenEnv, undiciGet) {
   const get = `require('node:http').get(${JSON.stringify(`${base}/chambers`)}, { headers: { authorization: 'Bearer ${token}' } }, (r) => r.pipe(process.stdout))`
   const version = { args: [bin, '--version'] }
   const help = { args: [bin, 'chambers', '--help'] }
   const bare = { args: ['-e', '0'] }
   const oneShot = { args: ['-e', get] }
+  const undiciOnly = {
+    args: [undiciGet, `${base}/chambers`, token],
+    env: { ...env, NODE_COMPILE_CACHE: join(work, 'compile-cache') },
+  }
   const listEnv = { args: [bin, 'chambers', 'list', '--json'], env: tokenEnv }
   const listProfile = { args: [bin, 'chambers', 'list', '--json'], env }
   const listJq = { args: [bin, 'chambers', 'list', '--jq', '.[0].id'], env: tokenEnv }
-  const cases = [bare, version, help, oneShot, listEnv, listProfile, listJq]
+  const cases = [bare, version, help, oneShot, undiciOnly, listEnv, listProfile, listJq]
   for (const c of cases) {
     time(c) // warms the file and compile caches
     c.samples = []
@@ -87,6 +108,8 @@ function startup(base, token, tokenEnv) {
     })
   row('--version', version, 'node -e 0', bare, { max: 1.2 })
   row('chambers --help', help, 'node -e 0', bare, undefined)
+  // No goal: the part of the one-request rows that chamberctl's own code cannot remove.
+  row('  undici alone, the same GET', undiciOnly, 'node:http GET', oneShot, undefined)
   row('chambers list --json, env token', listEnv, 'node:http GET', oneShot, { max: 1.3 })
   row('chambers list --json, profile', listProfile, 'node:http GET', oneShot, { max: 1.3 })
   // What loading jq's WebAssembly module (and compiling the filter) adds to one request.

@@ -50,6 +50,9 @@ const builtins = {
   },
 }
 
+// Also used by the bench, to bundle its undici-only script the way the CLI is bundled.
+export const BUNDLE_PLUGINS = [withoutHttp2, builtins]
+
 export async function buildCli() {
   const pkg = JSON.parse(await readFile(`${root}/package.json`, 'utf8'))
   // Built beside dist/ and swapped in, so that a CLI running from dist/ (a test, a benchmark)
@@ -72,7 +75,7 @@ export async function buildCli() {
       // Relative to the chunk that loads it (chunks/), see src/io/jq.ts.
       __CHAMBERCTL_JQ_WASM__: JSON.stringify('../jq.wasm'),
     },
-    plugins: [withoutHttp2, builtins],
+    plugins: BUNDLE_PLUGINS,
     // A native module with a prebuilt binary per platform: installed as a dependency, not bundled.
     external: ['@napi-rs/keyring'],
     logLevel: 'warning',
