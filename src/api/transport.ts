@@ -2,7 +2,7 @@
 // per-attempt timeout, retries for safe requests (contract §5) and a redacted debug trace.
 import type { Dispatcher } from 'undici'
 import { RequestTimeout, request } from './undici.js'
-import { ApiError } from './errors.js'
+import { ApiError, excerpt } from './errors.js'
 import { errorFromResponse } from './responses.js'
 import type { Answer } from './responses.js'
 import { REDACTED, redactText, redactUrl } from './redact.js'
@@ -44,6 +44,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPT
 
 export const MAX_ATTEMPTS = 3
 const RETRY_STATUSES = new Set([429, 502, 503, 504])
+const GATEWAY_LOST_ANSWER = new Set([502, 504])
 const BACKOFF_BASE_MS = 300
 const RETRY_AFTER_CAP_MS = 60_000
 
@@ -68,7 +69,23 @@ export class Transport {
   async send(exchange: Exchange): Promise<Answer> {
     const answer = await this.exchange(exchange)
     if (answer.status >= 200 && answer.status < 300) return answer
-    throw errorFromResponse(answer.status, answer.text, { token: exchange.auth === false })
+    throw this.failure(exchange, answer)
+  }
+
+  // The error a non-2xx answer stands for. A gateway's 502 or 504 means the server behind it was
+  // asked and its answer was lost or late: a request that changes something may have been
+  // applied there, and calling it failed would invite sending it again.
+  failure(exchange: Exchange, answer: Answer): ApiError {
+    if (!isRetryable(exchange) && GATEWAY_LOST_ANSWER.has(answer.status)) {
+      const url = new URL(this.url(exchange.path, exchange.query))
+      return new ApiError(
+        'unknown_outcome',
+        `${url.host} answered HTTP ${answer.status} (a gateway that lost the server's answer) to ` +
+          `${exchange.method} ${url.pathname}: ${UNKNOWN_OUTCOME}`,
+        { status: answer.status, excerpt: excerpt(answer.text) },
+      )
+    }
+    return errorFromResponse(answer.status, answer.text, { token: exchange.auth === false })
   }
 
   // Sends the exchange and returns whatever answer it finally got, after retries and one

@@ -1,5 +1,6 @@
 // A POST that reached the server and got no answer (the connection dropped after the request
-// was read, or the answer never came within --timeout) may have been applied: chamberctl says so,
+// was read, the answer never came within --timeout, or a gateway answered 502 or 504 for a server
+// whose answer it lost) may have been applied: chamberctl says so,
 // exits 5, never re-sends it, and in bulk marks that row `unknown` rather than `failed`.
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -103,6 +104,85 @@ describe('a single create with no answer', () => {
     expect(stderr).toMatch(/cannot reach/)
     expect(stderr).not.toContain(UNKNOWN)
     expect(listener!.requests).toHaveLength(3)
+  })
+})
+
+describe("a gateway's 502 or 504 to a request that changes something", () => {
+  const gateway = (status: number) => ({
+    status,
+    body: '<html><body>upstream timed out</body></html>',
+  })
+
+  for (const status of [502, 504]) {
+    it(`members add: HTTP ${status} → unknown outcome, exit 5, sent once`, async () => {
+      await serve((r) => (r.method === 'POST' ? gateway(status) : undefined))
+      const { code, stdout, stderr } = await run(['members', 'add', 'ch_0001', ...MEMBER, '--json'])
+      expect(code).toBe(5)
+      expect(stdout).toBe('')
+      expect(stderr).toContain(
+        `answered HTTP ${status} (a gateway that lost the server's answer) to POST /v2/chambers/ch_0001/members: ${UNKNOWN}`,
+      )
+      expect(JSON.parse(lines(stderr).at(-1)!)).toMatchObject({
+        error: { status, code: 'unknown_outcome' },
+      })
+      expect(posts()).toHaveLength(1)
+    })
+  }
+
+  it('a 503 (the server itself says it is not serving) is a failure, not unknown', async () => {
+    await serve((r) => (r.method === 'POST' ? gateway(503) : undefined))
+    const { code, stderr } = await run(['members', 'add', 'ch_0001', ...MEMBER])
+    expect(code).toBe(1)
+    expect(stderr).toContain('HTTP 503')
+    expect(stderr).not.toContain(UNKNOWN)
+    expect(posts()).toHaveLength(1)
+  })
+
+  it('a GET answered 504 is retried and then a server error, never unknown', async () => {
+    await serve(() => gateway(504))
+    const { code, stderr } = await run(['chambers', 'get', 'ch_0001'])
+    expect(code).toBe(1)
+    expect(stderr).not.toContain(UNKNOWN)
+    expect(listener!.requests).toHaveLength(3)
+  })
+
+  it('api -X POST prints the body it got and exits 5 with the same message', async () => {
+    await serve(() => gateway(504))
+    const { code, stdout, stderr } = await run(['api', '-X', 'POST', '/chambers', '-f', 'name=B'])
+    expect(code).toBe(5)
+    expect(stdout).toContain('upstream timed out')
+    expect(stderr).toContain(`to POST /v2/chambers: ${UNKNOWN}`)
+    expect(listener!.requests).toHaveLength(1)
+  })
+
+  it('members add --from-file: a row applied behind a 502 is unknown, and --resume finds it', async () => {
+    // The server creates every member; its gateway loses the answer for grace.
+    const members: Record<string, unknown>[] = []
+    await serve((r) => {
+      if (r.method === 'GET') return { status: 200, body: { data: members } }
+      const member = { id: `mb_${members.length + 1}`, ...(JSON.parse(r.body) as object) }
+      members.push(member)
+      return r.body.includes('grace@') ? gateway(502) : { status: 201, body: member }
+    })
+    const file = path.join(tempDir(), 'members.ndjson')
+    writeFileSync(
+      file,
+      ['ada', 'grace']
+        .map((n) => JSON.stringify({ name: n, email: `${n}@example.com`, membership_type: 's' }))
+        .join('\n'),
+    )
+    const args = ['members', 'add', 'ch_0001', '--from-file', file, '--concurrency', '1']
+    const env = { CHAMBERCTL_CONFIG_DIR: tempDir() } // the journal lives there
+    const first = await run(args, { env })
+    expect(first.code).toBe(5)
+    expect(ndjson<{ status: string }>(first.stdout).map((r) => r.status)).toEqual([
+      'created',
+      'unknown',
+    ])
+    const resumed = await run([...args, '--resume'], { env })
+    expect(resumed.code).toBe(0)
+    expect(posts()).toHaveLength(2)
+    expect(members.map((m) => m.email)).toEqual(['ada@example.com', 'grace@example.com'])
   })
 })
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini'
 import { paginate } from '../../api/paginate.js'
 import { pageOf } from '../../api/answers.js'
-import { errorFromResponse, parseAnswer, parseJsonText } from '../../api/responses.js'
+import { parseAnswer, parseJsonText } from '../../api/responses.js'
 import { excerpt } from '../../api/errors.js'
 import type { Answer } from '../../api/responses.js'
 import type { Method } from '../../api/transport.js'
@@ -91,7 +91,7 @@ export async function api(opts: Options, ctx: Context): Promise<void> {
   // A failure's body is shown as it came, not filtered: the filter was written for the answer.
   if (ctx.globals.jq && ok) await filterAnswer(io, ctx.globals.jq, answer.text)
   else if (answer.text) io.out.write(render(answer.text, io.stdoutIsTTY))
-  if (!ok) throw errorFromResponse(answer.status, answer.text)
+  if (!ok) throw client.transport.failure(exchange, answer)
 }
 
 async function filterAnswer(io: Context['io'], jq: JqProgram, text: string): Promise<void> {
