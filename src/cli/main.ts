@@ -72,9 +72,16 @@ async function report(error: unknown, io: IO, ctx: Context): Promise<number> {
   if (error instanceof SilentError) return error.exitCode
   const described = describeError(error, ctx.secrets.redact)
   const { writeError } = await import('../io/output.js')
+  const width = described.fields
+    ? await import('string-width').then(
+        (m) => m.default,
+        () => undefined,
+      )
+    : undefined
   writeError(io, described, {
     format: ctx.globals.format,
     color: ctx.globals.errorColor,
+    width,
   })
   if (ctx.globals.debug && error instanceof Error && error.stack) {
     io.err.write(`${ctx.secrets.redact(error.stack)}\n`)

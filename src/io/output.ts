@@ -19,14 +19,7 @@ import type { OutputFormat } from './format.js'
 import type { JqProgram } from './jq.js'
 import type { IO } from './streams.js'
 import type { OutputRecord } from './values.js'
-import {
-  cellText,
-  displayWidth,
-  escapeForTerminal,
-  escapeTsv,
-  getPath,
-  pickFields,
-} from './values.js'
+import { cellText, escapeForTerminal, escapeTsv, getPath, pickFields } from './values.js'
 
 export { getPath } from './values.js'
 export type { OutputRecord } from './values.js'
@@ -177,8 +170,11 @@ export type ErrorReport = {
 export function writeError(
   io: Pick<IO, 'err'>,
   error: ErrorReport,
-  opts: { format: OutputFormat; color: boolean },
+  // Terminal cells a field name takes, to align the field table: string-width, which the caller
+  // loads only when there is a table, and which a failed load leaves to the name's length.
+  opts: { format: OutputFormat; color: boolean; width?: (text: string) => number },
 ): void {
+  const displayWidth = opts.width ?? ((text: string) => text.length)
   // The SGR codes chalk uses for red; not worth loading chalk for one word.
   const label = opts.color ? '\u001b[31merror:\u001b[39m' : 'error:'
   let text = `${label} ${escapeForTerminal(error.message.trimEnd(), '\n\t')}\n`

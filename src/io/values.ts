@@ -86,34 +86,3 @@ export function escapeForTerminal(text: string, keep = ''): string {
       : (TERMINAL_ESCAPES[char] ?? `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`),
   )
 }
-
-// Terminal cells taken by a string: East Asian wide characters and emoji take two. An estimate
-// (no grapheme clustering), used to align an error's field list without loading string-width,
-// which tables use: the error handler must work even when a module would not load.
-export function displayWidth(text: string): number {
-  let width = 0
-  for (const char of text) {
-    const code = char.codePointAt(0) as number
-    if (code < 0x20 || (code >= 0x7f && code < 0xa0)) continue
-    if ((code >= 0x300 && code <= 0x36f) || code === 0x200d || (code >= 0xfe00 && code <= 0xfe0f)) {
-      continue
-    }
-    width += isWide(code) ? 2 : 1
-  }
-  return width
-}
-
-function isWide(code: number): boolean {
-  return (
-    (code >= 0x1100 && code <= 0x115f) ||
-    (code >= 0x2e80 && code <= 0xa4cf && code !== 0x303f) ||
-    (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6) ||
-    (code >= 0x1f300 && code <= 0x1f64f) ||
-    (code >= 0x1f900 && code <= 0x1f9ff) ||
-    (code >= 0x20000 && code <= 0x3fffd)
-  )
-}

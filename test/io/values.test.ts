@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { fitColumns, MIN_CELL_WIDTH } from '../../src/io/table.js'
-import {
-  cellText,
-  displayWidth,
-  escapeForTerminal,
-  escapeTsv,
-  getPath,
-  pickFields,
-} from '../../src/io/values.js'
+import { cellText, escapeForTerminal, escapeTsv, getPath, pickFields } from '../../src/io/values.js'
 
 const chamber = {
   id: 'c1',
@@ -92,14 +85,6 @@ describe('escapeForTerminal', () => {
 
   it('keeps backslashes and the characters it is told to keep', () => {
     expect(escapeForTerminal('C:\\dir\nnext', '\n')).toBe('C:\\dir\nnext')
-  })
-})
-
-describe('displayWidth', () => {
-  it('counts wide characters twice and combining marks not at all', () => {
-    expect(displayWidth('abc')).toBe(3)
-    expect(displayWidth('東京')).toBe(4)
-    expect(displayWidth('e\u0301')).toBe(1)
   })
 })
 

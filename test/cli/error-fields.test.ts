@@ -1,0 +1,41 @@
+// A 422's field table is aligned by the width the field names take in a terminal, which for wide
+// characters is not their length: string-width, loaded only for such a table.
+import { afterEach, describe, expect, it } from 'vitest'
+import { lines, runMain, useTempDirs } from '../helpers/cli.js'
+import { startRawListener } from '../helpers/raw-listener.js'
+import type { RawListener } from '../helpers/raw-listener.js'
+
+const tempDir = useTempDirs('chamberctl-fields-')
+let listener: RawListener | undefined
+afterEach(async () => {
+  await listener?.close()
+  listener = undefined
+})
+
+describe('the field table of a 422', () => {
+  it('lines up messages after field names of wide characters', async () => {
+    listener = await startRawListener(() => ({
+      status: 422,
+      body: {
+        error: 'validation_failed',
+        fields: { 名前: ['は必須です'], 'address.city': ['is too long'] },
+      },
+    }))
+    const { code, stderr } = await runMain(
+      ['chambers', 'create', '--name', 'X', '--type', 'hq', '--address-field', 'city=Kiel'],
+      {
+        env: {
+          CHAMBERCTL_CONFIG_DIR: tempDir(),
+          CHAMBERCTL_BASE_URL: listener.baseUrl(),
+          CHAMBERCTL_TOKEN: 'test-token',
+        },
+      },
+    )
+    expect(code).toBe(2)
+    // 名前 is two characters but four cells: eight spaces pad it to the twelve of address.city.
+    expect(lines(stderr).slice(1)).toEqual([
+      '  名前          は必須です',
+      '  address.city  is too long',
+    ])
+  })
+})
