@@ -1,7 +1,8 @@
 // The sandbox at volume, as ratios measured side by side in one run: one sandbox per size (1k,
 // 100k and 1M members in the demo chamber ch_0001), each a `chamberctl sandbox --data` process,
 // asked the same requests in turn so that machine noise hits all sizes alike. Targets (issue 11):
-// at 1M, a first page, a filtered and sorted page and one create take at most 2× their time at 1k;
+// at 1M, a first page, a filtered and sorted page, the next page deep into a list walked page by
+// page, and one create take at most 2× their time at 1k;
 // a bulk load keeps its rate; RSS ≤ 120 MB; a start on the 1M database under 1 s.
 // Needs a build (npm run build). BENCH_SIZES=1000,1000000 to choose sizes; the first is the base.
 import { spawn } from 'node:child_process'
@@ -61,6 +62,9 @@ try {
       name: 'filtered, sorted descending',
       path: '/chambers/ch_0001/members?filter[status]=pending&sort=-joined_at',
     },
+    // What `--all` (or export --members) asks at each step deep into a list: the page after the
+    // one it just read, 90% of the way through, by name.
+    { name: 'next page, 90% into the list', walk: '&sort=name' },
     { name: 'one member create', create: true },
   ]
   const samples = requests.map(() => sandboxes.map(() => []))
@@ -68,9 +72,12 @@ try {
   for (let round = -5; round < rounds; round++) {
     for (const [r, request] of requests.entries()) {
       for (const [s, sandbox] of sandboxes.entries()) {
+        const deep = Math.floor((sandbox.size * 0.9) / 100)
+        const walk = (n) => `/chambers/ch_0001/members?per_page=100&page=${n}${request.walk}`
+        if (request.walk) await get(sandbox, walk(deep))
         const started = performance.now()
         if (request.create) await createMember(sandbox, 'ch_0001', `bench.${serial++}`)
-        else await get(sandbox, request.path)
+        else await get(sandbox, request.walk ? walk(deep + 1) : request.path)
         // The first rounds warm caches and compile code; they are not counted.
         if (round >= 0) samples[r][s].push(performance.now() - started)
       }

@@ -3,7 +3,7 @@
 // columns its filters and sorts need: every sortable value as a sort key (sort-key.ts), so that a
 // page of a million members is one indexed query. Writes are single transactions in WAL mode.
 import { closeSync, openSync } from 'node:fs'
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite'
+import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite'
 import { SORT_FIELDS } from '../api/constants.js'
 import type { SortableResource } from '../api/constants.js'
 import { holdLock } from '../config/lock.js'
@@ -103,8 +103,19 @@ export type Opened = {
 
 export class DuplicateEmailError extends Error {}
 
+// Where the page after one just served begins: the last record's sort key and row number.
+type Resume = { key: SQLInputValue; seq: number }
+// Resume points kept: one per list being walked is all a client's --all needs.
+const RESUMES_KEPT = 64
+
 export class Store {
   private readonly statements = new Map<string, StatementSync>()
+  // A list walked page by page seeks to where the last page ended instead of counting past
+  // every record before it (OFFSET), so that page 10,000 of a million members takes the time of
+  // page 1. A point holds only while nothing was written: its key has the write counts of this
+  // process and of every other one (PRAGMA data_version).
+  private readonly resumes = new Map<string, Resume>()
+  private writes = 0
   private open = true
 
   private constructor(
@@ -312,28 +323,89 @@ export class Store {
     { page, perPage, sort }: PageRequest,
     total: () => number,
   ): Found<T> {
-    const order = sort ? `${key(sort.field)} ${sort.descending ? 'DESC' : 'ASC'}, seq` : 'seq'
-    const sql = `SELECT body FROM ${table} WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`
-    const records = this.bodies<T>(sql, [...where.values, perPage, (page - 1) * perPage])
-    return { records, total: total() }
+    const column = sort ? key(sort.field) : 'seq'
+    const order = sort ? `${column} ${sort.descending ? 'DESC' : 'ASC'}, seq` : 'seq'
+    const list = [table, where.sql, JSON.stringify(where.values), order, perPage].join('\0')
+    // Only ascending orders: (key, seq) after the last one is then one seek into the index.
+    const resume = sort?.descending ? undefined : this.resumeAt(list, page)
+    const after = sort ? `(${column}, seq) > (?, ?)` : 'seq > ?'
+    const rows = resume
+      ? this.rows(
+          `SELECT seq, ${column} AS key, body FROM ${table} WHERE ${where.sql} AND ${after}
+            ORDER BY ${order} LIMIT ?`,
+          [...where.values, ...(sort ? [resume.key] : []), resume.seq, perPage],
+        )
+      : this.rows(
+          `SELECT seq, ${column} AS key, body FROM ${table} WHERE ${where.sql}
+            ORDER BY ${order} LIMIT ? OFFSET ?`,
+          [...where.values, perPage, (page - 1) * perPage],
+        )
+    this.remember(list, page, perPage, rows)
+    return { records: rows.map((row) => JSON.parse(String(row.body)) as T), total: total() }
   }
 
   // Descending by the sort key, equal keys in creation order: the distinct keys are walked down
   // the index one seek at a time, and each key's members read up it. As many keys as the page
-  // needs at most, since every key has a member.
-  private membersDescending(where: Where, { page, perPage, sort }: PageRequest): StoredMember[] {
+  // needs at most, since every key has a member. The page after one already served starts at
+  // its last key, past the members of that key it showed.
+  private membersDescending(where: Where, request: PageRequest): StoredMember[] {
+    const { page, perPage, sort } = request
     const column = key(sort!.field)
+    const list = [
+      'members',
+      where.sql,
+      JSON.stringify(where.values),
+      `${column} DESC`,
+      perPage,
+    ].join('\0')
+    const resume = this.resumeAt(list, page)
+    const offset = resume ? 0 : (page - 1) * perPage
+    const first = resume ? '?' : `max(${column}) FROM members WHERE ${where.sql}`
     const sql = `WITH RECURSIVE keys(value) AS (
-        SELECT max(${column}) FROM members WHERE ${where.sql}
+        SELECT ${first}
         UNION ALL
         SELECT (SELECT max(${column}) FROM members WHERE ${where.sql} AND ${column} < keys.value)
         FROM keys WHERE keys.value IS NOT NULL LIMIT ?)
-      SELECT m.body FROM keys CROSS JOIN members AS m
+      SELECT m.seq, m.${column} AS key, m.body FROM keys CROSS JOIN members AS m
       WHERE ${where.sql.replace(/(\w+) (=|IS) \?/g, 'm.$1 $2 ?')} AND m.${column} = keys.value
+        ${resume ? `AND (m.${column} < ? OR m.seq > ?)` : ''}
       LIMIT ? OFFSET ?`
-    const offset = (page - 1) * perPage
-    const values = [...where.values, ...where.values, offset + perPage, ...where.values]
-    return this.bodies(sql, [...values, perPage, offset])
+    const values = [
+      ...(resume ? [resume.key] : where.values),
+      ...where.values,
+      // The resumed key may have no member left to show: one key more.
+      resume ? perPage + 1 : offset + perPage,
+      ...where.values,
+      ...(resume ? [resume.key, resume.seq] : []),
+      perPage,
+      offset,
+    ]
+    const rows = this.rows(sql, values)
+    this.remember(list, page, perPage, rows)
+    return rows.map((row) => JSON.parse(String(row.body)) as StoredMember)
+  }
+
+  private resumeAt(list: string, page: number): Resume | undefined {
+    return page > 1 ? this.resumes.get(`${list}\0${page}\0${this.version()}`) : undefined
+  }
+
+  private remember(
+    list: string,
+    page: number,
+    perPage: number,
+    rows: Record<string, SQLOutputValue>[],
+  ) {
+    const last = rows.at(-1)
+    if (rows.length < perPage || !last) return
+    this.resumes.set(`${list}\0${page + 1}\0${this.version()}`, {
+      key: last.key as SQLInputValue,
+      seq: Number(last.seq),
+    })
+    if (this.resumes.size > RESUMES_KEPT) this.resumes.delete(this.resumes.keys().next().value!)
+  }
+
+  private version(): string {
+    return `${this.writes}:${this.statement('PRAGMA data_version').get()!.data_version}`
   }
 
   private count(table: string, where: Where): number {
@@ -342,8 +414,11 @@ export class Store {
   }
 
   private bodies<T>(sql: string, values: SQLInputValue[]): T[] {
-    const rows = this.statement(sql).all(...values)
-    return rows.map((row) => JSON.parse(String(row.body)) as T)
+    return this.rows(sql, values).map((row) => JSON.parse(String(row.body)) as T)
+  }
+
+  private rows(sql: string, values: SQLInputValue[]): Record<string, SQLOutputValue>[] {
+    return this.statement(sql).all(...values)
   }
 
   private statement(sql: string): StatementSync {
@@ -355,6 +430,8 @@ export class Store {
   // IMMEDIATE: the write lock is taken at the start, so that two processes never both read and
   // then both try to write (which SQLite would refuse to one of them without waiting).
   private transaction<T>(work: () => T): T {
+    this.writes++
+    this.resumes.clear()
     this.db.exec('BEGIN IMMEDIATE')
     try {
       const result = work()
