@@ -99,6 +99,16 @@ describe('records are kept as the server sent them', () => {
     expect(isAnswerId(id) && idText(id)).toBe('12345678901234567890')
     expect(parseJsonText('{"n": 7}')).toEqual({ n: 7 })
   })
+
+  it.each([
+    ['alone', '12345678901234567890', '12345678901234567890'],
+    ['in an array', '[1, 2.50]', '[1,2.50]'],
+    ['nested, among strings with digits', '{"at":"2026-01-01T00:00:00.000Z","n":[{"m":-0}]}', null],
+    ['pretty-printed', '{\n  "a": 1e3,\n  "b": [\n    1.0\n  ]\n}', '{"a":1e3,"b":[1.0]}'],
+    ['after a string that looks like JSON', '{"s":"x\\": 1, ","n":100000000000000001}', null],
+  ])('keeps the digits of a number %s', (_, text, compact) => {
+    expect(JSON.stringify(parseJsonText(text))).toBe(compact ?? text)
+  })
 })
 
 describe('a token answer needs only its token', () => {
