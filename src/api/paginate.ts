@@ -1,7 +1,8 @@
 // Pagination as an async iterator (octokit's paginate.iterator): records come out strictly in
 // order while later pages are fetched concurrently, at most `concurrency` pages ahead. A server
 // whose meta gives no usable total is walked one page after another, up to the first short or
-// empty page.
+// empty page. `pages` hands out each page's records as one array, which is what a printer of
+// 100,000 records wants: a step of an async iterator per record costs more than the record.
 import type { Page } from './answers.js'
 import { MAX_PER_PAGE } from './constants.js'
 import { ApiError } from './errors.js'
@@ -22,10 +23,19 @@ export type PageOptions = {
 export const DEFAULT_PAGE_CONCURRENCY = 4
 
 export async function* paginate<T>(fetchPage: FetchPage<T>, options: PageOptions = {}) {
+  for await (const records of pages(fetchPage, options)) yield* records
+}
+
+// The records of each page, in order; the last cut at the limit. No array is empty.
+export async function* pages<T>(
+  fetchPage: FetchPage<T>,
+  options: PageOptions = {},
+): AsyncGenerator<T[]> {
   const first = options.page ?? 1
   const limit = options.limit ?? (options.all ? Infinity : undefined)
   if (limit === undefined) {
-    yield* (await fetchPage({ page: first, perPage: options.perPage })).data
+    const { data } = await fetchPage({ page: first, perPage: options.perPage })
+    if (data.length > 0) yield data
     return
   }
   if (limit <= 0) return
@@ -60,19 +70,29 @@ export async function* paginate<T>(fetchPage: FetchPage<T>, options: PageOptions
   }
   // Later pages are on their way before the first record is handed out.
   if (head.data.length > 0) fill()
-  let remaining = limit
-  for (const record of head.data) {
-    if (remaining-- <= 0) return
-    yield record
-  }
-  while (window.length > 0) {
+  const quota = new Quota(limit)
+  const records = quota.take(head.data)
+  if (records.length > 0) yield records
+  while (window.length > 0 && !quota.spent) {
     const page = await window.shift()!
     if (page.data.length === 0) return
     fill()
-    for (const record of page.data) {
-      if (remaining-- <= 0) return
-      yield record
-    }
+    yield quota.take(page.data)
+  }
+}
+
+// Hands out no more than `limit` records in all, cutting the page that reaches it.
+class Quota {
+  constructor(private left: number) {}
+
+  take<T>(records: T[]): T[] {
+    const taken = records.length <= this.left ? records : records.slice(0, this.left)
+    this.left -= taken.length
+    return taken
+  }
+
+  get spent(): boolean {
+    return this.left <= 0
   }
 }
 
@@ -84,15 +104,13 @@ async function* walk<T>(
   size: number,
   limit: number,
 ) {
-  let remaining = limit
+  const quota = new Quota(limit)
   let page = head
   let number = first
   for (;;) {
-    for (const record of page.data) {
-      if (remaining-- <= 0) return
-      yield record
-    }
-    if (page.data.length === 0 || page.data.length < size || remaining <= 0) return
+    const records = quota.take(page.data)
+    if (records.length > 0) yield records
+    if (page.data.length === 0 || page.data.length < size || quota.spent) return
     const seen = JSON.stringify(page.data)
     page = await fetchPage({ page: ++number, perPage: size })
     // Without a total, a server that ignores `page` would be asked forever.

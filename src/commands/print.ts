@@ -1,10 +1,10 @@
 // Prints what a read command fetched, in the format the global options chose.
 import type { FetchPage, PageOptions } from '../api/paginate.js'
 import type { PageMeta } from '../api/answers.js'
-import { paginate } from '../api/paginate.js'
+import { pages } from '../api/paginate.js'
 import type { Context } from '../cli/context.js'
 import type { OutputRecord } from '../io/output.js'
-import { writeList, writeRecord } from '../io/output.js'
+import { writeBatches, writeRecord } from '../io/output.js'
 import { clearingProgress, startProgress } from '../io/progress.js'
 
 export async function printList<T extends OutputRecord>(
@@ -33,7 +33,8 @@ export async function printList<T extends OutputRecord>(
     return page
   }
   try {
-    const count = await writeList(io, clearingProgress(paginate(counted, paging), progress), {
+    // A page at a time: --all over 100,000 records is 1,000 writes, not 100,000.
+    const count = await writeBatches(io, clearingProgress(pages(counted, paging), progress), {
       format: globals.format,
       columns,
       fields: globals.fields,

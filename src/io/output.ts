@@ -3,9 +3,9 @@
 // that needs them, so this module is cheap to import.
 //
 // Decisions worth knowing:
-// - Streaming: json, ndjson, tsv and csv write each record as it arrives and wait for the stream
-//   to drain, so `--all` over any number of pages keeps memory flat. Only a table is buffered,
-//   since column widths depend on every row.
+// - Streaming: json, ndjson, tsv and csv write each record, or each batch of records (a list's
+//   page), as it arrives and wait for the stream to drain, so `--all` over any number of pages
+//   keeps memory flat. Only a table is buffered, since column widths depend on every row.
 // - Nothing reaches stdout before the first record or the end of the list, so a list that fails
 //   on its first page leaves stdout empty. A list that fails part-way stops without closing the
 //   JSON array: a truncated result must not parse as a complete one.
@@ -25,6 +25,8 @@ export { getPath } from './values.js'
 export type { OutputRecord } from './values.js'
 
 export type Records = AsyncIterable<OutputRecord> | Iterable<OutputRecord>
+// Records as they arrive in batches (a list's pages): each batch is written at once.
+export type Batches = AsyncIterable<readonly OutputRecord[]>
 
 export type OutputOptions = {
   format: OutputFormat
@@ -55,14 +57,22 @@ export async function writeList(
   records: Records,
   opts: OutputOptions,
 ): Promise<number> {
+  return writeBatches(io, batchesOf(records), opts)
+}
+
+export async function writeBatches(
+  io: OutputIO,
+  batches: Batches,
+  opts: OutputOptions,
+): Promise<number> {
   const columns = opts.fields ?? opts.columns
   if (opts.jq && (opts.format === 'json' || opts.format === 'ndjson')) {
     const jq = opts.jq
-    const texts = mapRecords(records, (record) => JSON.stringify(project(record, opts.fields)))
+    const texts = mapBatches(batches, (record) => JSON.stringify(project(record, opts.fields)))
     if (opts.format === 'ndjson') return filterEach(io, texts, jq)
     // The one merged array, as jq would get it from `--json | jq`: the whole list is held.
     const all: string[] = []
-    for await (const text of texts) all.push(text)
+    for await (const batch of texts) all.push(...batch)
     await writeJq(io, jq, `[${all.join(',')}]`)
     return all.length
   }
@@ -72,7 +82,7 @@ export async function writeList(
       // Byte-for-byte what JSON.stringify(array, null, pretty ? 2 : 0) would print.
       return stream(
         io.out,
-        records,
+        batches,
         (record, index) => {
           const json = toJson(project(record, opts.fields), pretty)
           return `${index === 0 ? '[' : ','}${pretty ? `\n  ${json.replace(/\n/g, '\n  ')}` : json}`
@@ -81,14 +91,14 @@ export async function writeList(
       )
     }
     case 'ndjson':
-      return stream(io.out, records, (record) => `${toJson(project(record, opts.fields))}\n`)
+      return stream(io.out, batches, (record) => `${toJson(project(record, opts.fields))}\n`)
     case 'tsv':
-      return stream(io.out, records, (record) => tsvRow(record, columns))
+      return stream(io.out, batches, (record) => tsvRow(record, columns))
     case 'csv': {
       const csv = await csvWriter(columns)
       return stream(
         io.out,
-        records,
+        batches,
         (record, index) => (index === 0 ? csv.header : '') + csv.row(record),
         (count) => (count === 0 ? csv.header : ''),
       )
@@ -96,8 +106,8 @@ export async function writeList(
     case 'table': {
       const { renderTable, tableCell } = await import('./table.js')
       const rows: string[][] = []
-      for await (const record of records) {
-        rows.push(columns.map((column) => tableCell(getPath(record, column))))
+      for await (const batch of batches) {
+        for (const record of batch) rows.push(columns.map((c) => tableCell(getPath(record, c))))
       }
       if (rows.length === 0) return 0
       const table = await renderTable(columns, rows, {
@@ -244,11 +254,11 @@ const JQ_BATCH_BYTES = 1 << 20
 const WAITING = Symbol('waiting')
 
 // Once per record, as records arrive: the records at hand go to jq together, and a batch is run
-// as soon as the next record is not ready (a page is being fetched), so output keeps streaming
-// and memory stays flat whatever the number of records.
+// as soon as the next records are not ready (a page is being fetched), so output keeps
+// streaming and memory stays flat whatever the number of records.
 async function filterEach(
   io: OutputIO,
-  texts: AsyncIterable<string>,
+  texts: AsyncIterable<readonly string[]>,
   jq: JqProgram,
 ): Promise<number> {
   const iterator = texts[Symbol.asyncIterator]()
@@ -273,33 +283,46 @@ async function filterEach(
       ready = await next
     }
     if (ready.done) break
-    batch.push(ready.value)
-    bytes += ready.value.length
-    count++
     next = iterator.next()
-    if (batch.length >= JQ_BATCH_RECORDS || bytes >= JQ_BATCH_BYTES) await flush()
+    for (const text of ready.value) {
+      batch.push(text)
+      bytes += text.length
+      count++
+      if (batch.length >= JQ_BATCH_RECORDS || bytes >= JQ_BATCH_BYTES) await flush()
+    }
   }
   await flush()
   return count
 }
 
-async function* mapRecords<T>(
-  records: Records,
+// Records one by one are batches of one; a list in memory is one batch.
+async function* batchesOf(records: Records): Batches {
+  if (Symbol.asyncIterator in records) {
+    for await (const record of records) yield [record]
+  } else {
+    const all = [...records]
+    if (all.length > 0) yield all
+  }
+}
+
+async function* mapBatches<T>(
+  batches: Batches,
   map: (record: OutputRecord) => T,
-): AsyncIterable<T> {
-  for await (const record of records) yield map(record)
+): AsyncIterable<T[]> {
+  for await (const batch of batches) yield batch.map(map)
 }
 
 async function stream(
   out: Writable,
-  records: Records,
+  batches: Batches,
   render: (record: OutputRecord, index: number) => string,
   end: (count: number) => string = () => '',
 ): Promise<number> {
   let count = 0
-  for await (const record of records) {
-    await put(out, render(record, count))
-    count++
+  for await (const batch of batches) {
+    let text = ''
+    for (const record of batch) text += render(record, count++)
+    if (text !== '') await put(out, text)
   }
   const tail = end(count)
   if (tail !== '') await put(out, tail)

@@ -21,8 +21,9 @@ export function startProgress(
   }
 }
 
-// Passes records through, clearing the progress note before each one is printed, so that no
-// record or table border starts after its text (the next update draws the note again below).
+// Passes records (or pages of them) through, clearing the progress note before each is printed,
+// so that no record or table border starts after its text (the next update draws the note
+// again below).
 export async function* clearingProgress<R>(
   records: AsyncIterable<R>,
   progress: Progress | undefined,
