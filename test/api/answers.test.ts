@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { TokenManager } from '../../src/api/auth.js'
 import { createClient, requestToken } from '../../src/api/client.js'
 import { failure } from '../helpers/failure.js'
-import { paginate } from '../../src/api/paginate.js'
+import { pages, paginate } from '../../src/api/paginate.js'
 import type { PageRequest } from '../../src/api/paginate.js'
 import type { PageMeta } from '../../src/api/answers.js'
 import { idText, isAnswerId } from '../../src/api/answers.js'
@@ -261,6 +261,19 @@ describe('--all without a usable total', () => {
     const s = server(1000, () => ({}))
     expect(await collect(paginate(s.fetchPage, { limit: 150 }))).toHaveLength(150)
     expect(s.requested.map((r) => r.page)).toEqual([1, 2])
+  })
+
+  it('hands out each page whole and cuts the last at the limit, with and without a total', async () => {
+    const sizes = async (options: { limit?: number; all?: boolean }, total: boolean) => {
+      const s = server(250, (size) => (total ? { per_page: size, total: 250 } : {}))
+      return (await collect(pages(s.fetchPage, { perPage: 100, ...options }))).map((p) => p.length)
+    }
+    for (const total of [true, false]) {
+      expect(await sizes({ all: true }, total)).toEqual([100, 100, 50])
+      expect(await sizes({ limit: 230 }, total)).toEqual([100, 100, 30])
+      expect(await sizes({ limit: 100 }, total)).toEqual([100])
+      expect(await sizes({}, total)).toEqual([100])
+    }
   })
 
   it('--page N --all walks on from N with the size of the first page', async () => {
