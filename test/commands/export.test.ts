@@ -80,7 +80,11 @@ afterEach(async () => {
 })
 
 // Runs chamberctl against a MockAgent server; `requests` are the paths it was asked for.
-async function exportFrom(server: Server, args: string[]) {
+async function exportFrom(
+  server: Server,
+  args: string[],
+  tty: { stdoutIsTTY?: boolean; stderrIsTTY?: boolean } = {},
+) {
   agent = new MockAgent()
   agent.disableNetConnect()
   const requests: string[] = []
@@ -119,6 +123,7 @@ async function exportFrom(server: Server, args: string[]) {
       CHAMBERCTL_TOKEN: 'test-token',
       CHAMBERCTL_CONFIG_DIR: tempDir(),
     },
+    ...tty,
   })
   const code = await main(['node', 'chamberctl', 'export', ...args], t.io, agent)
   return { code, stdout: t.stdout(), stderr: t.stderr(), requests }
@@ -266,6 +271,19 @@ describe('export against a server that sends more than seed can send', () => {
     )
     const clean = await exportFrom({ chambers: [ODD.chambers[4]!] }, ['-q'])
     expect(clean.stderr).toBe('')
+  })
+
+  it('notes its progress on a terminal while the fixture goes to a file, and clears it', async () => {
+    const { stdout, stderr } = await exportFrom(ODD, ['--members'], { stderrIsTTY: true })
+    expect(stdout).toBe(ODD_YAML)
+    const note = (text: string) => `\r\u001b[2K${text}`
+    expect(stderr).toContain(note('exporting chamber 1 of 5, 0 members'))
+    expect(stderr).toContain(note('exporting chamber 5 of 5, 2 members'))
+    expect(stderr).toContain('\r\u001b[2KExported 5 chambers and 2 members\n')
+    // Not when the fixture itself goes to the terminal.
+    const shown = await exportFrom(ODD, ['--members'], { stderrIsTTY: true, stdoutIsTTY: true })
+    expect(shown.stderr).not.toContain('exporting')
+    expect(shown.stdout).toBe(ODD_YAML)
   })
 
   it('names a subsidiary exported without its hq by hq_id', async () => {

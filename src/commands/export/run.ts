@@ -32,6 +32,8 @@ const V2_FLAGS = { type: '--type', status: '--status' }
 const GET_CONCURRENCY = 8
 // Left-out records named in the warning; the rest are counted.
 const NAMED = 5
+// Members between two updates of the progress note.
+const PROGRESS_EVERY = 100
 
 export async function exportFixture(opts: Options, ctx: Context): Promise<void> {
   const { io, globals } = ctx
@@ -61,9 +63,14 @@ export async function exportFixture(opts: Options, ctx: Context): Promise<void> 
   const progress = io.stdoutIsTTY ? undefined : startProgress(io, globals)
   try {
     for (const [index, chamber] of chambers.entries()) {
-      progress?.update(`exporting chamber ${index + 1} of ${chambers.length}`)
+      const show = () =>
+        progress?.update(
+          `exporting chamber ${index + 1} of ${chambers.length}` +
+            (opts.members ? `, ${count(report.members, 'member')}` : ''),
+        )
+      show()
       await writer.chamber(chamber.entry)
-      if (opts.members) await writeMembers(client, chamber, writer, report)
+      if (opts.members) await writeMembers(client, chamber, writer, report, show)
     }
     await writer.end()
   } finally {
@@ -158,6 +165,7 @@ async function writeMembers(
   chamber: KeyedChamber,
   writer: FixtureWriter,
   report: Report,
+  show: () => void,
 ): Promise<void> {
   const id = chamber.id
   if (id === undefined || idProblem(id) !== undefined) {
@@ -179,7 +187,7 @@ async function writeMembers(
   }
   for await (const member of inNameOrder(entries())) {
     await writer.member(member)
-    report.members++
+    if (++report.members % PROGRESS_EVERY === 0) show()
   }
 }
 
