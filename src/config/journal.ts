@@ -5,7 +5,9 @@
 // same command on the same file finds its journal and nothing else does.
 //
 // An item is written `sending` before its request leaves and settled after: one left `sending`
-// may or may not exist on the server, and is checked before it is sent again. A run that leaves
+// may or may not exist on the server, and is checked before it is sent again. A settled line
+// goes out with the next `sending` line (or at the end), one write a request instead of two: a
+// killed run leaves at most the items of one round of requests more to check. A run that leaves
 // nothing to do removes its journal.
 import { createHash } from 'node:crypto'
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
@@ -27,6 +29,8 @@ export type JournalKey = {
 
 export class Journal {
   private closed = false
+  // Settled lines not yet written.
+  private settled = ''
 
   private constructor(
     readonly path: string,
@@ -73,28 +77,30 @@ export class Journal {
     }
   }
 
+  // Synchronous: the line is in the file before the request it announces leaves, and a killed
+  // process leaves at worst one torn last line.
   sending(item: string): void {
-    this.append({ item, status: 'sending' })
+    writeSync(this.fd, this.settled + line({ item, status: 'sending' }))
+    this.settled = ''
   }
 
   settle(item: string, status: Exclude<JournalStatus, 'sending'>, id?: string): void {
-    this.append(id === undefined ? { item, status } : { item, status, id })
+    this.settled += line(id === undefined ? { item, status } : { item, status, id })
   }
 
   // Ends the run: `done` when nothing is left to do, which removes the journal.
   close(done: boolean): void {
     if (this.closed) return
     this.closed = true
+    if (!done && this.settled !== '') writeSync(this.fd, this.settled)
     closeSync(this.fd)
     if (done) rmSync(this.path, { force: true })
     this.release()
   }
+}
 
-  // Synchronous, one line a write: the line is in the file before the request it announces
-  // leaves, and a killed process leaves at worst one torn last line.
-  private append(entry: Record<string, string>): void {
-    writeSync(this.fd, `${JSON.stringify(entry)}\n`)
-  }
+function line(entry: Record<string, string>): string {
+  return `${JSON.stringify(entry)}\n`
 }
 
 function readEntries(file: string): Map<string, JournalEntry> | undefined {
