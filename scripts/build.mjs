@@ -32,6 +32,10 @@ const withoutHttp2 = {
 // module's `import … from 'node:fs'` builds one of all the built-in's exports, which runs every
 // lazy getter it has (fs/promises and the streams, ~8 ms; for node:http undici's WebSocket,
 // ~60 ms). The bundle reads the names it uses off the module object when it calls them.
+// Required at the top of a module that calls it only in a path chamberctl never takes
+// (commander's executable subcommands): loaded on first use, not with the module (~3 ms).
+const LOADED_ON_FIRST_USE = new Set(['node:child_process'])
+
 const builtins = {
   name: 'builtins',
   setup(build) {
@@ -44,7 +48,17 @@ const builtins = {
         : undefined,
     )
     build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
-      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)})`,
+      contents: LOADED_ON_FIRST_USE.has(args.path)
+        ? `const load = () => process.getBuiltinModule(${JSON.stringify(args.path)})
+           module.exports = new Proxy({}, {
+             get: (_, name) => load()[name],
+             ownKeys: () => Reflect.ownKeys(load()),
+             getOwnPropertyDescriptor: (_, name) => {
+               const found = Reflect.getOwnPropertyDescriptor(load(), name)
+               return found && { ...found, configurable: true }
+             },
+           })`
+        : `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)})`,
       loader: 'js',
     }))
   },

@@ -1,6 +1,7 @@
 // The one owner of the process's streams. Commands write through it, never to process.*, so
 // that tests can hand them buffers and choose what is a TTY.
 import type { Readable, Writable } from 'node:stream'
+import { isatty } from 'node:tty'
 
 // ExitCode.interrupted, without loading the error module for it.
 const INTERRUPTED = 130
@@ -26,10 +27,14 @@ export function processIO(): IO {
   return {
     out: process.stdout,
     err: process.stderr,
-    in: process.stdin,
+    // Made on first use: process.stdin on a file or /dev/null loads Node's file streams and
+    // readline (~5 ms), which a command that reads no input should not pay for.
+    get in() {
+      return process.stdin
+    },
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
-    stdinIsTTY: process.stdin.isTTY === true,
+    stdinIsTTY: isatty(0),
     env: process.env,
     stdoutWidth: process.stdout.isTTY === true ? process.stdout.columns : undefined,
     onInterrupt(handler) {
