@@ -56,22 +56,31 @@ export function orderChambers(drafts: readonly ChamberDraft[]): ChamberDraft[] {
 
 // Members as the server sorts them by name, with each run of names the server may count as
 // equal (alike but for case, accents and punctuation) put in a fixed order, by name and then
-// e-mail: the server leaves such ties in creation order. Only one run is held at a time.
-export async function* inNameOrder<T extends { name: string; email: string }>(
-  members: AsyncIterable<T>,
-): AsyncGenerator<T> {
-  let run: T[] = []
-  let runKey: string | undefined
-  for await (const member of members) {
-    const key = slug(member.name)
-    if (run.length > 0 && key !== runKey) {
-      yield* settled(run)
-      run = []
+// e-mail: the server leaves such ties in creation order. Fed a page at a time, it hands back the
+// members whose place is settled and holds only the last run, which the next page may continue.
+export class NameOrder<T extends { name: string; email: string }> {
+  private run: T[] = []
+  private runKey: string | undefined
+
+  next(members: readonly T[]): T[] {
+    const ready: T[] = []
+    for (const member of members) {
+      const key = slug(member.name)
+      if (this.run.length > 0 && key !== this.runKey) {
+        ready.push(...settled(this.run))
+        this.run = []
+      }
+      this.runKey = key
+      this.run.push(member)
     }
-    runKey = key
-    run.push(member)
+    return ready
   }
-  yield* settled(run)
+
+  end(): T[] {
+    const last = settled(this.run)
+    this.run = []
+    return last
+  }
 }
 
 function settled<T extends { name: string; email: string }>(run: T[]): T[] {

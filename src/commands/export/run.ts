@@ -5,7 +5,7 @@
 import type { AnswerRecord } from '../../api/answers.js'
 import type { Client } from '../../api/client.js'
 import { ApiError } from '../../api/errors.js'
-import { paginate } from '../../api/paginate.js'
+import { pages, paginate } from '../../api/paginate.js'
 import { checkId, idProblem } from '../../api/paths.js'
 import type { Context } from '../../cli/context.js'
 import { CliError, ExitCode, UsageError } from '../../errors.js'
@@ -15,7 +15,7 @@ import { requireV2, usedFlag } from '../version.js'
 import { chamberDraft, memberEntry } from './entries.js'
 import type { ChamberDraft, MemberEntry } from './entries.js'
 import { Keys } from './keys.js'
-import { inNameOrder, orderChambers } from './order.js'
+import { NameOrder, orderChambers } from './order.js'
 import { Report, count } from './report.js'
 import { jsonWriter, yamlWriter } from './writer.js'
 import type { FixtureWriter } from './writer.js'
@@ -172,19 +172,28 @@ async function writeMembers(
   }
   // Sorted by name where the API can (v2), so that the order is the data's own.
   const sort = client.version === 'v1' ? undefined : 'name'
-  const records = paginate((p) => client.members.list(id, { ...p, sort }), { all: true })
-  async function* entries(): AsyncGenerator<MemberEntry> {
-    for await (const record of records) {
+  const order = new NameOrder<MemberEntry>()
+  // A page at a time: its members are made entries, put in order and written with one write.
+  const write = async (members: MemberEntry[]) => {
+    if (members.length === 0) return
+    await writer.members(members)
+    const before = report.members
+    report.members += members.length
+    if (Math.floor(report.members / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY)) show()
+  }
+  for await (const records of pages((p) => client.members.list(id, { ...p, sort }), {
+    all: true,
+  })) {
+    const entries: MemberEntry[] = []
+    for (const record of records) {
       const converted = memberEntry(record)
       if ('problem' in converted) report.member(record, chamber.key, converted.problem)
       else {
         report.fields(converted.leftOut)
-        yield converted.entry
+        entries.push(converted.entry)
       }
     }
+    await write(order.next(entries))
   }
-  for await (const member of inNameOrder(entries())) {
-    await writer.member(member)
-    if (++report.members % PROGRESS_EVERY === 0) show()
-  }
+  await write(order.end())
 }

@@ -6,9 +6,9 @@ import type { Writable } from 'node:stream'
 import { put } from '../../io/output.js'
 
 export type FixtureWriter = {
-  // A chamber, without its members: they follow with member(), each as it comes.
+  // A chamber, without its members: they follow with members(), as they come.
   chamber(entry: Record<string, unknown>): Promise<void>
-  member(entry: Record<string, unknown>): Promise<void>
+  members(entries: readonly Record<string, unknown>[]): Promise<void>
   end(): Promise<void>
 }
 
@@ -31,8 +31,10 @@ export async function yamlWriter(out: Writable): Promise<FixtureWriter> {
       started = true
       members = false
     },
-    async member(entry) {
-      await put(out, (members ? '' : '    members:\n') + indent(item(entry), '      '))
+    async members(entries) {
+      let text = members ? '' : '    members:\n'
+      for (const entry of entries) text += indent(item(entry), '      ')
+      await put(out, text)
       members = true
     },
     async end() {
@@ -57,9 +59,13 @@ export function jsonWriter(out: Writable): FixtureWriter {
       started = true
       members = false
     },
-    async member(entry) {
-      await put(out, `${members ? ',' : ',\n      "members": ['}\n${item(entry, '        ')}`)
-      members = true
+    async members(entries) {
+      let text = ''
+      for (const entry of entries) {
+        text += `${members ? ',' : ',\n      "members": ['}\n${item(entry, '        ')}`
+        members = true
+      }
+      await put(out, text)
     },
     async end() {
       await put(out, started ? `${close()}\n  ]\n}\n` : '{\n  "chambers": []\n}\n')
