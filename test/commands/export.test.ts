@@ -8,6 +8,7 @@ import { MockAgent } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import { Keys, slug } from '../../src/commands/export/keys.js'
+import { NameOrder } from '../../src/commands/export/order.js'
 import {
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
@@ -59,6 +60,26 @@ describe('keys', () => {
       'berlin-2-3',
     ])
     expect(take()).toEqual(take())
+  })
+})
+
+describe('members in name order', () => {
+  it('orders each run of alike names by name, then e-mail, across pages, holding one run', () => {
+    const m = (name: string, email: string) => ({ name, email })
+    const order = new NameOrder<{ name: string; email: string }>()
+    // The server's order by name; the runs it left in creation order are put in a fixed one.
+    expect(order.next([m('Ada', 'a@x'), m('Émile', 'z@x'), m('emile', 'b@x')])).toEqual([
+      m('Ada', 'a@x'),
+    ])
+    expect(order.next([m('Emile', 'C@x'), m('Emile', 'a@x')])).toEqual([])
+    expect(order.next([m('Zoë', 'q@x')])).toEqual([
+      m('Emile', 'a@x'),
+      m('Emile', 'C@x'),
+      m('emile', 'b@x'),
+      m('Émile', 'z@x'),
+    ])
+    expect(order.end()).toEqual([m('Zoë', 'q@x')])
+    expect(order.end()).toEqual([])
   })
 })
 
