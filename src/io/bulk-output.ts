@@ -4,8 +4,8 @@
 // not work out are printed: with 2,000 rows, the failures would otherwise scroll away.
 import type { OutputFormat } from './format.js'
 import type { JqProgram } from './jq.js'
-import type { OutputIO, OutputRecord, Records } from './output.js'
-import { writeList } from './output.js'
+import type { Batches, OutputIO, OutputRecord } from './output.js'
+import { batchesOf, writeBatches } from './output.js'
 import type { IO } from './streams.js'
 
 // The statuses of a row that worked out; every other one (failed, invalid, unknown, not_sent…) is
@@ -29,27 +29,33 @@ export type BulkResultsOptions = {
   failures: { columns: readonly string[]; view?: (row: OutputRecord) => OutputRecord }
 }
 
-// Writes the results and returns how many rows had each status. The bar is taken off its line
-// before each record and stopped after the last row, before a table (printed whole) is drawn.
+// Writes the results (all at hand, or in batches as rows settle) and returns how many rows had
+// each status. The bar is taken off its line before each batch is printed and stopped after the
+// last row, before a table (printed whole) is drawn.
 export async function writeBulkResults(
   io: OutputIO,
-  rows: Records,
+  rows: Batches | Iterable<OutputRecord>,
   opts: BulkResultsOptions,
   progress?: BulkProgress,
 ): Promise<Record<string, number>> {
   const counts: Record<string, number> = {}
   const failuresOnly = io.stdoutIsTTY && !opts.formatChosen && !opts.verbose
-  async function* counted(): AsyncGenerator<OutputRecord> {
-    for await (const row of rows) {
-      const status = String(row.status)
-      counts[status] = (counts[status] ?? 0) + 1
-      if (failuresOnly && SUCCESSES.has(status)) continue
+  async function* counted(): Batches {
+    for await (const batch of Symbol.asyncIterator in rows ? rows : batchesOf(rows)) {
+      const shown: OutputRecord[] = []
+      for (const row of batch) {
+        const status = String(row.status)
+        counts[status] = (counts[status] ?? 0) + 1
+        if (failuresOnly && SUCCESSES.has(status)) continue
+        shown.push(failuresOnly ? (opts.failures.view?.(row) ?? row) : row)
+      }
+      if (shown.length === 0) continue
       progress?.clear()
-      yield failuresOnly ? (opts.failures.view?.(row) ?? row) : row
+      yield shown
     }
     progress?.stop()
   }
-  await writeList(io, counted(), {
+  await writeBatches(io, counted(), {
     format: opts.format,
     columns: failuresOnly ? opts.failures.columns : opts.columns,
     fields: opts.fields,

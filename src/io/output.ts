@@ -296,7 +296,7 @@ async function filterEach(
 }
 
 // Records one by one are batches of one; a list in memory is one batch.
-async function* batchesOf(records: Records): Batches {
+export async function* batchesOf(records: Records): Batches {
   if (Symbol.asyncIterator in records) {
     for await (const record of records) yield [record]
   } else {

@@ -1,6 +1,6 @@
 // `members add --from-file` with many rows: validate every row first, send the valid ones with
 // bounded concurrency, and print one result per input row, in input order, as soon as every
-// earlier row is settled. A failed row never stops the others; no row is sent twice (POSTs are
+// earlier row is settled (the rows settled by then printed together). A failed row never stops the others; no row is sent twice (POSTs are
 // never retried). Ctrl-C stops sending, lets the requests in flight finish, and still prints a
 // result for every row, so the user knows exactly which were created. Every row's outcome goes to
 // a journal as it happens, so that a run that ended early, in any way, continues with --resume.
@@ -253,25 +253,43 @@ function prepare(row: number, input: Record<string, unknown>): Job {
 }
 
 // Runs `work` over the items with at most `concurrency` at a time and yields the results in item
-// order, each as soon as it and every earlier one are done.
+// order, each as soon as it and every earlier one are done: every result ready by then in one
+// batch.
 async function* inOrder<T, R>(
   items: T[],
   concurrency: number,
   work: (item: T) => Promise<R>,
   settled: (result: R) => void,
-): AsyncGenerator<R> {
-  const resolvers: ((result: R) => void)[] = []
-  const results = items.map(() => new Promise<R>((resolve) => resolvers.push(resolve)))
+): AsyncGenerator<R[]> {
+  // Results not yet handed out, by item index.
+  const done = new Map<number, R>()
+  let wake = () => {}
+  let failed: { error: unknown } | undefined
   let next = 0
+  let out = 0
   const worker = async () => {
     while (next < items.length) {
       const index = next++
       const result = await work(items[index]!)
       settled(result)
-      resolvers[index]!(result)
+      done.set(index, result)
+      if (index === out) wake()
     }
   }
   const workers = Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker))
-  for (const result of results) yield await result
+  workers.catch((error: unknown) => {
+    failed = { error }
+    wake()
+  })
+  while (out < items.length) {
+    if (!done.has(out) && !failed) await new Promise<void>((resolve) => (wake = resolve))
+    if (failed) throw failed.error
+    const batch: R[] = []
+    for (; done.has(out); out++) {
+      batch.push(done.get(out)!)
+      done.delete(out)
+    }
+    yield batch
+  }
   await workers
 }
