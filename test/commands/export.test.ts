@@ -266,6 +266,26 @@ describe('export against a server that sends more than seed can send', () => {
     expect(stringify(parse(stdout), { lineWidth: 0 })).toBe(stdout)
   })
 
+  it('keeps text of several lines, empty ones too, in YAML and JSON', async () => {
+    const { parse, stringify } = await import('yaml')
+    const street = 'Hof 2\n\n  Eingang B\n'
+    const server = {
+      chambers: [{ id: 'ch_1', name: 'Kammer', type: 'hq', address: { street } }],
+      members: {
+        ch_1: [{ name: 'Ada\n\nLovelace', email: 'ada@x.example', membership_type: 'a\n\nb' }],
+      },
+    }
+    const yaml = await exportFrom(server, ['--members'])
+    const fixture = parse(yaml.stdout) as {
+      chambers: { address: { street: string }; members: { name: string }[] }[]
+    }
+    expect(fixture.chambers[0]!.address.street).toBe(street)
+    expect(fixture.chambers[0]!.members[0]!.name).toBe('Ada\n\nLovelace')
+    expect(yaml.stdout).toBe(stringify(fixture, { lineWidth: 0 }))
+    const json = await exportFrom(server, ['--members', '--json'])
+    expect(JSON.parse(json.stdout)).toEqual(fixture)
+  })
+
   it('writes a fixture seed accepts as it is', async () => {
     const { stdout } = await exportFrom(ODD, ['--members'])
     const file = path.join(tempDir(), 'fixture.yaml')

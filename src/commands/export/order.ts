@@ -2,7 +2,6 @@
 // and so does a copy of it made by seed, whose ids and creation order are new (seed creates in
 // parallel). Ids come in only to tell apart records alike in everything written.
 import type { ChamberDraft } from './entries.js'
-import { slug } from './keys.js'
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
 
@@ -54,23 +53,22 @@ export function orderChambers(drafts: readonly ChamberDraft[]): ChamberDraft[] {
   return [...ordered, ...orphans]
 }
 
-// Members as the server sorts them by name, with each run of names the server may count as
-// equal (alike but for case, accents and punctuation) put in a fixed order, by name and then
-// e-mail: the server leaves such ties in creation order. Fed a page at a time, it hands back the
-// members whose place is settled and holds only the last run, which the next page may continue.
+// Members as the server sorts them by name, with each run of names it may count as equal (alike
+// but for case and accents, `2` and `02`: the sandbox's collation) put in a fixed order, by name
+// and then e-mail: the server leaves such ties in creation order. Fed a page at a time, it hands
+// back the members whose place is settled and holds only the last run, which the next page may
+// continue.
 export class NameOrder<T extends { name: string; email: string }> {
   private run: T[] = []
-  private runKey: string | undefined
 
   next(members: readonly T[]): T[] {
     const ready: T[] = []
     for (const member of members) {
-      const key = slug(member.name)
-      if (this.run.length > 0 && key !== this.runKey) {
+      const last = this.run[this.run.length - 1]
+      if (last && collator.compare(last.name, member.name) !== 0) {
         ready.push(...settled(this.run))
         this.run = []
       }
-      this.runKey = key
       this.run.push(member)
     }
     return ready

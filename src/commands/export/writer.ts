@@ -12,11 +12,9 @@ export type FixtureWriter = {
   end(): Promise<void>
 }
 
+// Empty lines stay empty: in a YAML block scalar, spaces past its indentation would be text.
 function indent(text: string, by: string): string {
-  return text
-    .split('\n')
-    .map((line) => (line === '' ? line : by + line))
-    .join('\n')
+  return by + text.replace(/\n(?=[^\n])/g, `\n${by}`)
 }
 
 export async function yamlWriter(out: Writable): Promise<FixtureWriter> {
