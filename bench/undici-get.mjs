@@ -6,7 +6,7 @@ import { Agent, request } from '../src/api/undici.ts'
 
 const [url, token] = process.argv.slice(2)
 const agent = new Agent()
-const response = await request(agent, url, {
+const response = await request(agent, new URL(url), {
   method: 'GET',
   headers: { authorization: `Bearer ${token}` },
   timeoutMs: 30_000,

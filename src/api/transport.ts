@@ -57,12 +57,12 @@ export class Transport {
     this.random = options.random ?? Math.random
   }
 
-  url(path: string, query: Exchange['query'] = {}): string {
+  url(path: string, query: Exchange['query'] = {}): URL {
     const url = new URL(this.options.baseUrl.replace(/\/+$/, '') + path)
     for (const [key, value] of Object.entries(query)) {
       if (value !== undefined) url.searchParams.set(key, String(value))
     }
-    return url.toString()
+    return url
   }
 
   // Sends the exchange and returns the 2xx answer; anything else becomes an ApiError.
@@ -77,7 +77,7 @@ export class Transport {
   // applied there, and calling it failed would invite sending it again.
   failure(exchange: Exchange, answer: Answer): ApiError {
     if (!isRetryable(exchange) && GATEWAY_LOST_ANSWER.has(answer.status)) {
-      const url = new URL(this.url(exchange.path, exchange.query))
+      const url = this.url(exchange.path, exchange.query)
       return new ApiError(
         'unknown_outcome',
         `${url.host} answered HTTP ${answer.status} (a gateway that lost the server's answer) to ` +
@@ -126,7 +126,8 @@ export class Transport {
   }
 
   private async attempt(exchange: Exchange, token: string | undefined, n: number): Promise<Answer> {
-    const url = this.url(exchange.path, exchange.query)
+    const target = this.url(exchange.path, exchange.query)
+    const url = target.href
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent,
       accept: 'application/json',
@@ -154,7 +155,7 @@ export class Transport {
         ].join('\n'),
       )
     try {
-      const response = await request(this.options.dispatcher, url, {
+      const response = await request(this.options.dispatcher, target, {
         method: exchange.method,
         headers,
         body,
@@ -165,7 +166,7 @@ export class Transport {
     } catch (error) {
       const timedOut = error instanceof RequestTimeout
       trace(timedOut ? 'timeout' : `failed: ${describe(error)}`)
-      const where = new URL(url).host
+      const where = target.host
       const seconds = this.options.timeoutMs / 1000
       // A request that changes something and may have reached the server: whether it was
       // applied cannot be known, and saying "cannot reach" would invite a duplicate.
@@ -173,7 +174,7 @@ export class Transport {
         const what = timedOut ? `within ${seconds} s` : `(${describe(error)})`
         throw new ApiError(
           'unknown_outcome',
-          `no answer from ${where} ${what} after sending ${exchange.method} ${new URL(url).pathname}: ` +
+          `no answer from ${where} ${what} after sending ${exchange.method} ${target.pathname}: ` +
             UNKNOWN_OUTCOME,
           { cause: error },
         )

@@ -32,10 +32,9 @@ export class RequestTimeout extends Error {
 // The answer as text, decoded as undici's body.text() does (UTF-8, a byte order mark dropped).
 export function request(
   dispatcher: Dispatcher,
-  url: string,
+  url: URL,
   options: RequestOptions,
 ): Promise<Response> {
-  const parsed = new URL(url)
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let statusCode = 0
@@ -76,8 +75,8 @@ export function request(
     try {
       dispatcher.dispatch(
         {
-          origin: parsed.origin,
-          path: parsed.pathname + parsed.search,
+          origin: url.origin,
+          path: url.pathname + url.search,
           method: options.method,
           headers: options.headers,
           body: options.body,
