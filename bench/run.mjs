@@ -177,12 +177,16 @@ function memory(base, token) {
   const jq = (chamber) => [...list(chamber), '--jq', '.email']
   // The YAML fixture of one chamber: 7 lines, then 3 a member (it has no phone).
   const fixture = (chamber) => [bin, 'export', chamber, '--members', '-q']
+  // As JSON: 14 lines, then 5 a member.
+  const json = (chamber) => [...fixture(chamber), '--json']
   const small = []
   const big = []
   const smallJq = []
   const bigJq = []
   const smallExport = []
   const bigExport = []
+  const smallExportJson = []
+  const bigExportJson = []
   for (let i = 0; i < Math.max(bulkRuns, 3); i++) {
     small.push(run(list('ch_small'), childEnv, SMALL_LIST).maxRssKiB)
     big.push(run(list('ch_big'), childEnv, BIG_LIST).maxRssKiB)
@@ -190,6 +194,8 @@ function memory(base, token) {
     bigJq.push(run(jq('ch_big'), childEnv, BIG_LIST).maxRssKiB)
     smallExport.push(run(fixture('ch_small'), childEnv, 7 + 3 * SMALL_LIST).maxRssKiB)
     bigExport.push(run(fixture('ch_big'), childEnv, 7 + 3 * BIG_LIST).maxRssKiB)
+    smallExportJson.push(run(json('ch_small'), childEnv, 14 + 5 * SMALL_LIST).maxRssKiB)
+    bigExportJson.push(run(json('ch_big'), childEnv, 14 + 5 * BIG_LIST).maxRssKiB)
   }
   const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`
   rows.push({
@@ -217,6 +223,13 @@ function memory(base, token) {
     value: mib(median(bigExport)),
     floor: `${SMALL_LIST / 1000}k members ${mib(median(smallExport))}`,
     ratio: median(bigExport) / median(smallExport),
+    goal: { max: 1.1 },
+  })
+  rows.push({
+    what: `  with --json, ${BIG_LIST / 1000}k members`,
+    value: mib(median(bigExportJson)),
+    floor: `${SMALL_LIST / 1000}k members ${mib(median(smallExportJson))}`,
+    ratio: median(bigExportJson) / median(smallExportJson),
     goal: { max: 1.1 },
   })
 }
