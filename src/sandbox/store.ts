@@ -325,7 +325,7 @@ export class Store {
   ): Found<T> {
     const column = sort ? key(sort.field) : 'seq'
     const order = sort ? `${column} ${sort.descending ? 'DESC' : 'ASC'}, seq` : 'seq'
-    const list = [table, where.sql, JSON.stringify(where.values), order, perPage].join('\0')
+    const list = this.listKey(table, where, order, perPage)
     // Only ascending orders: (key, seq) after the last one is then one seek into the index.
     const resume = sort?.descending ? undefined : this.resumeAt(list, page)
     const after = sort ? `(${column}, seq) > (?, ?)` : 'seq > ?'
@@ -351,13 +351,7 @@ export class Store {
   private membersDescending(where: Where, request: PageRequest): StoredMember[] {
     const { page, perPage, sort } = request
     const column = key(sort!.field)
-    const list = [
-      'members',
-      where.sql,
-      JSON.stringify(where.values),
-      `${column} DESC`,
-      perPage,
-    ].join('\0')
+    const list = this.listKey('members', where, `${column} DESC`, perPage)
     const resume = this.resumeAt(list, page)
     const offset = resume ? 0 : (page - 1) * perPage
     const first = resume ? '?' : `max(${column}) FROM members WHERE ${where.sql}`
@@ -385,8 +379,15 @@ export class Store {
     return rows.map((row) => JSON.parse(String(row.body)) as StoredMember)
   }
 
+  // One list as it stands now: its query, page size and the database's write counts, read once
+  // for the page served and the one after it.
+  private listKey(table: string, where: Where, order: string, perPage: number): string {
+    const version = `${this.writes}:${this.statement('PRAGMA data_version').get()!.data_version}`
+    return [table, where.sql, JSON.stringify(where.values), order, perPage, version].join('\0')
+  }
+
   private resumeAt(list: string, page: number): Resume | undefined {
-    return page > 1 ? this.resumes.get(`${list}\0${page}\0${this.version()}`) : undefined
+    return page > 1 ? this.resumes.get(`${list}\0${page}`) : undefined
   }
 
   private remember(
@@ -397,15 +398,11 @@ export class Store {
   ) {
     const last = rows.at(-1)
     if (rows.length < perPage || !last) return
-    this.resumes.set(`${list}\0${page + 1}\0${this.version()}`, {
+    this.resumes.set(`${list}\0${page + 1}`, {
       key: last.key as SQLInputValue,
       seq: Number(last.seq),
     })
     if (this.resumes.size > RESUMES_KEPT) this.resumes.delete(this.resumes.keys().next().value!)
-  }
-
-  private version(): string {
-    return `${this.writes}:${this.statement('PRAGMA data_version').get()!.data_version}`
   }
 
   private count(table: string, where: Where): number {
