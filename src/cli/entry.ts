@@ -3,7 +3,7 @@
 // Every other run turns on Node's compile cache first, so that the modules it loads next are
 // read from the cache.
 
-// Set by the build from package.json (src/cli/version.ts is the same value for the rest of the
+// Set by the build from package.json (src/cmdutil/version.ts is the same value for the rest of the
 // code; importing it here would put it in a chunk of its own that --version would have to load).
 declare const __CHAMBERCTL_VERSION__: string
 

@@ -2,10 +2,10 @@
 import { CommanderError } from 'commander'
 import type { IO } from '../io/streams.js'
 import { processIO } from '../io/streams.js'
-import type { Context } from './context.js'
+import type { Context } from '../cmdutil/context.js'
 import { describeError, ExitCode, SilentError } from '../errors.js'
 import { createProgram, oneLine } from './program.js'
-import { DEFAULT_GLOBALS } from './globals.js'
+import { DEFAULT_GLOBALS } from '../cmdutil/globals.js'
 import { Secrets } from '../api/redact.js'
 
 export function createContext(io: IO, dispatcher?: Context['dispatcher']): Context {
@@ -27,7 +27,7 @@ export function createContext(io: IO, dispatcher?: Context['dispatcher']): Conte
       })()),
     api: (options) =>
       (api ??= (async () => {
-        const { buildClient } = await import('./api.js')
+        const { buildClient } = await import('../cmdutil/connect.js')
         return buildClient(ctx, options)
       })()),
   }

@@ -92,7 +92,7 @@ describe('chamberctl completion', () => {
     )
     const imports = [...source.matchAll(/^import\s[^;]*?from\s+'([^']+)'/gm)].map((m) => m[1])
     expect(imports.sort()).toEqual(
-      ['../../cli/context.js', './shells.js', './shells.js', 'commander', 'commander'].sort(),
+      ['../../cmdutil/context.js', './shells.js', './shells.js', 'commander', 'commander'].sort(),
     )
     expect(source).toContain("await import('./generate.js')")
     expect(source).toContain("await import('./chamber-ids.js')")

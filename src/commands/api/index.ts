@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
-import type { Context } from '../../cli/context.js'
-import { keyValue } from '../../cli/parse.js'
+import type { Context } from '../../cmdutil/context.js'
+import { keyValue } from '../../cmdutil/parse.js'
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value]

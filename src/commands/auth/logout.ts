@@ -1,4 +1,4 @@
-import type { Context } from '../../cli/context.js'
+import type { Context } from '../../cmdutil/context.js'
 import { CliError } from '../../errors.js'
 
 export async function logout(ctx: Context): Promise<void> {

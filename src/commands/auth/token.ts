@@ -1,6 +1,6 @@
 import { ApiError } from '../../api/errors.js'
-import { LOGIN_HINT } from '../../cli/api.js'
-import type { Context } from '../../cli/context.js'
+import { LOGIN_HINT } from '../../cmdutil/connect.js'
+import type { Context } from '../../cmdutil/context.js'
 
 export async function token(ctx: Context): Promise<void> {
   const client = await ctx.api()

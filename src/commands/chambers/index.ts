@@ -1,9 +1,9 @@
 import { Option } from 'commander'
 import type { Command } from 'commander'
 import { CHAMBER_TYPES, RECORD_STATUSES } from '../../api/constants.js'
-import type { Context } from '../../cli/context.js'
-import { keyValue } from '../../cli/parse.js'
-import { addPagingOptions } from '../paging.js'
+import type { Context } from '../../cmdutil/context.js'
+import { keyValue } from '../../cmdutil/parse.js'
+import { addPagingOptions } from '../../cmdutil/paging.js'
 
 // --type and --status, as `chambers list` and `export` select chambers.
 export function addChamberFilters(command: Command): Command {

@@ -1,10 +1,10 @@
 import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
-import type { Context } from '../../cli/context.js'
-import { pageOptions } from '../paging.js'
-import type { PagingFlags } from '../paging.js'
-import { printList } from '../print.js'
-import { parseSort } from '../filters.js'
-import { requireV2, usedFlag } from '../version.js'
+import type { Context } from '../../cmdutil/context.js'
+import { pageOptions } from '../../cmdutil/paging.js'
+import type { PagingFlags } from '../../cmdutil/paging.js'
+import { printList } from '../../cmdutil/print.js'
+import { parseSort } from '../../cmdutil/filters.js'
+import { requireV2, usedFlag } from '../../cmdutil/api-version.js'
 
 export type Options = PagingFlags & { type?: string; status?: string; sort?: string }
 

@@ -1,7 +1,7 @@
 // `chamberctl completion <shell>`: the script for that shell, generated from the live command
 // tree, so that it can never disagree with the commands it completes.
 import type { Command } from 'commander'
-import type { Context } from '../../cli/context.js'
+import type { Context } from '../../cmdutil/context.js'
 import { bashScript } from './bash.js'
 import { fishScript } from './fish.js'
 import { describeProgram } from './model.js'

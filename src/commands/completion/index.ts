@@ -3,7 +3,7 @@
 // code only when they run.
 import { Argument } from 'commander'
 import type { Command } from 'commander'
-import type { Context } from '../../cli/context.js'
+import type { Context } from '../../cmdutil/context.js'
 import { SHELLS } from './shells.js'
 import type { Shell } from './shells.js'
 

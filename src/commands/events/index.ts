@@ -1,8 +1,8 @@
 import { Option } from 'commander'
 import type { Command } from 'commander'
 import { EVENT_STATUSES } from '../../api/constants.js'
-import type { Context } from '../../cli/context.js'
-import { addPagingOptions } from '../paging.js'
+import type { Context } from '../../cmdutil/context.js'
+import { addPagingOptions } from '../../cmdutil/paging.js'
 
 export function registerEvents(program: Command, ctx: Context): void {
   const events = program.command('events').description('list the events of a chamber (v2)')

@@ -1,13 +1,13 @@
 import { checkId } from '../../api/paths.js'
 import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
 import { dateBounds } from '../../api/schemas.js'
-import type { Context } from '../../cli/context.js'
+import type { Context } from '../../cmdutil/context.js'
 import { UsageError } from '../../errors.js'
-import { parseDate } from '../filters.js'
-import { pageOptions } from '../paging.js'
-import type { PagingFlags } from '../paging.js'
-import { printList } from '../print.js'
-import { requireV2 } from '../version.js'
+import { parseDate } from '../../cmdutil/filters.js'
+import { pageOptions } from '../../cmdutil/paging.js'
+import type { PagingFlags } from '../../cmdutil/paging.js'
+import { printList } from '../../cmdutil/print.js'
+import { requireV2 } from '../../cmdutil/api-version.js'
 
 export type Options = PagingFlags & {
   chamberId: string

@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import type { Context } from '../../cli/context.js'
+import type { Context } from '../../cmdutil/context.js'
 import { addChamberFilters } from '../chambers/index.js'
 
 export function registerExport(program: Command, ctx: Context): void {

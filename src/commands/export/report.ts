@@ -2,7 +2,7 @@
 // left out, and the records seed could not create, named with their reasons.
 import { idText, isAnswerId } from '../../api/answers.js'
 import type { AnswerRecord } from '../../api/answers.js'
-import type { Context } from '../../cli/context.js'
+import type { Context } from '../../cmdutil/context.js'
 
 // Left-out records named in the warning; the rest are counted.
 const NAMED = 5

@@ -2,7 +2,7 @@ import { Argument } from 'commander'
 import type { Command } from 'commander'
 import { RESOURCES } from '../../api/fields.js'
 import type { Resource } from '../../api/fields.js'
-import type { Context } from '../../cli/context.js'
+import type { Context } from '../../cmdutil/context.js'
 
 export function registerFields(program: Command, ctx: Context): void {
   program

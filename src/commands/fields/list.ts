@@ -1,6 +1,6 @@
 import { RESOURCE_FIELDS } from '../../api/fields.js'
 import type { Resource } from '../../api/fields.js'
-import type { Context } from '../../cli/context.js'
+import type { Context } from '../../cmdutil/context.js'
 
 export type Options = { resource: Resource }
 

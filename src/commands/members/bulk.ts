@@ -9,7 +9,7 @@ import type { AnswerId } from '../../api/answers.js'
 import type { Client } from '../../api/client.js'
 import { memberCreateSchema, toFieldErrors } from '../../api/schemas.js'
 import type { MemberCreate } from '../../api/schemas.js'
-import type { Context } from '../../cli/context.js'
+import type { Context } from '../../cmdutil/context.js'
 import { configDir } from '../../config/dir.js'
 import { Journal } from '../../config/journal.js'
 import { ExitCode, SilentError, describeError } from '../../errors.js'
@@ -21,7 +21,7 @@ import {
   startBulkProgress,
   writeBulkResults,
 } from '../../io/bulk-output.js'
-import { folded, memberEmails } from '../member-emails.js'
+import { folded, memberEmails } from '../../cmdutil/member-emails.js'
 
 export type BulkOptions = {
   chamberId: string

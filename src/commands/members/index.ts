@@ -1,9 +1,9 @@
 import { Option } from 'commander'
 import type { Command } from 'commander'
 import { RECORD_STATUSES } from '../../api/constants.js'
-import type { Context } from '../../cli/context.js'
-import { integer } from '../../cli/parse.js'
-import { addPagingOptions } from '../paging.js'
+import type { Context } from '../../cmdutil/context.js'
+import { integer } from '../../cmdutil/parse.js'
+import { addPagingOptions } from '../../cmdutil/paging.js'
 
 export function registerMembers(program: Command, ctx: Context): void {
   const members = program.command('members').description('list and add the members of a chamber')

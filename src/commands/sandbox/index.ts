@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
-import type { Context } from '../../cli/context.js'
-import { fraction, integer } from '../../cli/parse.js'
+import type { Context } from '../../cmdutil/context.js'
+import { fraction, integer } from '../../cmdutil/parse.js'
 import type { Options } from './serve.js'
 
 export function registerSandbox(program: Command, ctx: Context): void {

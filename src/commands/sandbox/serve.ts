@@ -1,4 +1,4 @@
-import type { Context } from '../../cli/context.js'
+import type { Context } from '../../cmdutil/context.js'
 import { CliError } from '../../errors.js'
 import { DEMO_LARGE_CHAMBER_ID } from '../../sandbox/demo-data.js'
 import { importNotice, startSandbox } from '../../sandbox/server.js'

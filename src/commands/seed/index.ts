@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
-import type { Context } from '../../cli/context.js'
-import { integer } from '../../cli/parse.js'
+import type { Context } from '../../cmdutil/context.js'
+import { integer } from '../../cmdutil/parse.js'
 
 export function registerSeed(program: Command, ctx: Context): void {
   program

@@ -12,8 +12,8 @@ import { ApiError } from '../../api/errors.js'
 import { configDir } from '../../config/dir.js'
 import { Journal } from '../../config/journal.js'
 import type { JournalEntry } from '../../config/journal.js'
-import { folded, memberEmails } from '../member-emails.js'
-import type { Context } from '../../cli/context.js'
+import { folded, memberEmails } from '../../cmdutil/member-emails.js'
+import type { Context } from '../../cmdutil/context.js'
 import { CliError, ExitCode, SilentError, UsageError, describeError } from '../../errors.js'
 import { writeJson, writeList } from '../../io/output.js'
 import {
@@ -23,7 +23,7 @@ import {
   startBulkProgress,
   writeBulkResults,
 } from '../../io/bulk-output.js'
-import { requireV2 } from '../version.js'
+import { requireV2 } from '../../cmdutil/api-version.js'
 import { readFixture } from './fixture.js'
 import type { Fixture, FixtureChamber, FixtureMember } from './fixture.js'
 import { limiter } from './limit.js'

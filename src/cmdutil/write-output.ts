@@ -1,6 +1,6 @@
 // What the write commands print: the created record on stdout, a confirmation on stderr, and for
 // --dry-run the request that would have been sent.
-import type { Context } from '../cli/context.js'
+import type { Context } from './context.js'
 import type { OutputRecord } from '../io/output.js'
 import { writeJson } from '../io/output.js'
 import { printRecord } from './print.js'

@@ -1,7 +1,7 @@
 // `members list` in every output format, over the 260 members of ch_0001: --all, --limit,
 // --page/--per-page, filters and sort.
 import { describe, expect, it } from 'vitest'
-import { demoDataset } from '../../src/sandbox/demo-data.js'
+import { demoDataset } from '../../../src/sandbox/demo-data.js'
 import {
   ANSI,
   BIG_CHAMBER,
@@ -14,7 +14,7 @@ import {
   tsvColumn,
   useCommands,
   useSandbox,
-} from '../helpers/cli.js'
+} from '../../helpers/cli.js'
 
 const sandbox = useSandbox({ now: () => NOW })
 const { run } = useCommands(sandbox)

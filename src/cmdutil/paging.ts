@@ -3,7 +3,7 @@
 import type { Command } from 'commander'
 import type { PageOptions } from '../api/paginate.js'
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../api/constants.js'
-import { integer } from '../cli/parse.js'
+import { integer } from './parse.js'
 import { UsageError } from '../errors.js'
 
 export type PagingFlags = { page?: number; perPage?: number; all?: boolean; limit?: number }

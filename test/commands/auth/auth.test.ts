@@ -18,8 +18,8 @@ import {
   until,
   useCommands,
   useSandbox,
-} from '../helpers/cli.js'
-import type { SandboxFixture } from '../helpers/cli.js'
+} from '../../helpers/cli.js'
+import type { SandboxFixture } from '../../helpers/cli.js'
 
 const POSIX = process.platform !== 'win32'
 const sandbox = useSandbox()

@@ -1,7 +1,7 @@
 // `chambers list` and `chambers get` in every output format, with filters, paging and --include,
 // against a real sandbox.
 import { describe, expect, it } from 'vitest'
-import { demoDataset } from '../../src/sandbox/demo-data.js'
+import { demoDataset } from '../../../src/sandbox/demo-data.js'
 import {
   ANSI,
   CHAMBER_IDS,
@@ -13,7 +13,7 @@ import {
   tsvColumn,
   useCommands,
   useSandbox,
-} from '../helpers/cli.js'
+} from '../../helpers/cli.js'
 
 const sandbox = useSandbox({ now: () => NOW })
 const { run } = useCommands(sandbox)

@@ -6,8 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
-import { demoDataset } from '../../src/sandbox/demo-data.js'
-import { BODY_LIMIT } from '../../src/sandbox/http.js'
+import { demoDataset } from '../../../src/sandbox/demo-data.js'
+import { BODY_LIMIT } from '../../../src/sandbox/http.js'
 import {
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
@@ -21,11 +21,11 @@ import {
   useSandbox,
   useTempDirs,
   summaryLine,
-} from '../helpers/cli.js'
-import { isCreate, startGate, startInterruptible } from '../helpers/gate.js'
-import type { Gate } from '../helpers/gate.js'
-import { ApiClient } from '../sandbox/helpers.js'
-import type { Rec } from '../sandbox/helpers.js'
+} from '../../helpers/cli.js'
+import { isCreate, startGate, startInterruptible } from '../../helpers/gate.js'
+import type { Gate } from '../../helpers/gate.js'
+import { ApiClient } from '../../sandbox/helpers.js'
+import type { Rec } from '../../sandbox/helpers.js'
 
 const sandbox = useSandbox({ now: () => NOW })
 const { configDir, run, runBare } = useCommands(sandbox)

@@ -6,9 +6,9 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { MockAgent } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
-import { main } from '../../src/cli/main.js'
-import { Keys, slug } from '../../src/commands/export/keys.js'
-import { NameOrder } from '../../src/commands/export/order.js'
+import { main } from '../../../src/cli/main.js'
+import { Keys, slug } from '../../../src/commands/export/keys.js'
+import { NameOrder } from '../../../src/commands/export/order.js'
 import {
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
@@ -16,9 +16,9 @@ import {
   until,
   useSandbox,
   useTempDirs,
-} from '../helpers/cli.js'
-import { startGate } from '../helpers/gate.js'
-import { createTestIO } from '../helpers/test-io.js'
+} from '../../helpers/cli.js'
+import { startGate } from '../../helpers/gate.js'
+import { createTestIO } from '../../helpers/test-io.js'
 
 const ORIGIN = 'http://127.0.0.1:9'
 const tempDir = useTempDirs('chamberctl-export-')

@@ -2,7 +2,7 @@
 import type { FetchPage, PageOptions } from '../api/paginate.js'
 import type { PageMeta } from '../api/answers.js'
 import { pages } from '../api/paginate.js'
-import type { Context } from '../cli/context.js'
+import type { Context } from './context.js'
 import type { OutputRecord } from '../io/output.js'
 import { writeBatches, writeRecord } from '../io/output.js'
 import { clearingProgress, startProgress } from '../io/progress.js'

@@ -3,8 +3,8 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ProfileToken } from '../../src/config/profiles.js'
-import { demoDataset } from '../../src/sandbox/demo-data.js'
+import type { ProfileToken } from '../../../src/config/profiles.js'
+import { demoDataset } from '../../../src/sandbox/demo-data.js'
 import {
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
@@ -20,10 +20,10 @@ import {
   tokenOf,
   useCommands,
   useSandbox,
-} from '../helpers/cli.js'
-import type { Recorder } from '../helpers/cli.js'
-import { ApiClient } from '../sandbox/helpers.js'
-import type { Rec } from '../sandbox/helpers.js'
+} from '../../helpers/cli.js'
+import type { Recorder } from '../../helpers/cli.js'
+import { ApiClient } from '../../sandbox/helpers.js'
+import type { Rec } from '../../sandbox/helpers.js'
 
 const sandbox = useSandbox({ now: () => NOW })
 const { configDir, run, runBare, tempDir } = useCommands(sandbox)

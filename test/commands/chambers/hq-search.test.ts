@@ -1,7 +1,7 @@
 // The headquarters search of `chambers create`: the exact id first, then names with a word that
 // starts with what was typed, then any id or name that contains it.
 import { describe, expect, it } from 'vitest'
-import { matchHqs } from '../../src/commands/chambers/create.js'
+import { matchHqs } from '../../../src/commands/chambers/create.js'
 
 const HQS = [
   { id: 'ch_0001', name: 'Berlin Chamber of Commerce' },

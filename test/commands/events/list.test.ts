@@ -1,6 +1,6 @@
 // `events list` (v2): output formats, --status, --from/--to, paging.
 import { describe, expect, it } from 'vitest'
-import { demoDataset } from '../../src/sandbox/demo-data.js'
+import { demoDataset } from '../../../src/sandbox/demo-data.js'
 import {
   ANSI,
   BIG_CHAMBER,
@@ -12,7 +12,7 @@ import {
   tsvColumn,
   useCommands,
   useSandbox,
-} from '../helpers/cli.js'
+} from '../../helpers/cli.js'
 
 // NOW is 2025-06-18: the demo events of ch_0001 start 7, -23, 29, 23, -62, 62, -88, 84 and -28
 // days from that day at 17:00 UTC.
