@@ -1,5 +1,8 @@
-// Prompts on stderr (stdout stays data), through @inquirer/prompts loaded only when a prompt is
-// shown. Ctrl-C at a prompt is a CancelError: exit 130, nothing sent.
+// Prompts on stderr (stdout stays data), through @inquirer's single prompt packages, each loaded
+// only when its prompt is shown. Not the umbrella @inquirer/prompts: its index imports every
+// prompt, the editor's iconv-lite included, so a bundle put them all in the chunk each prompt
+// loads (605 KB); the packages on their own share only @inquirer/core. Ctrl-C at a prompt is a
+// CancelError: exit 130, nothing sent.
 import { Writable } from 'node:stream'
 import { CancelError } from '../errors.js'
 import type { IO } from './streams.js'
@@ -38,7 +41,7 @@ export async function promptText(
   io: PromptIO,
   question: { message: string; default?: string; validate?: Validate; required?: boolean },
 ): Promise<string> {
-  const { input } = await import('@inquirer/prompts')
+  const { default: input } = await import('@inquirer/input')
   const required = question.required ?? true
   return cancellable(() =>
     input(
@@ -56,7 +59,7 @@ export async function promptText(
 }
 
 export async function promptSecret(io: PromptIO, message: string): Promise<string> {
-  const { password } = await import('@inquirer/prompts')
+  const { default: password } = await import('@inquirer/password')
   return cancellable(() =>
     password({ message, mask: '*', validate: (value) => value !== '' || 'required' }, streams(io)),
   )
@@ -66,7 +69,7 @@ export async function promptSelect<T>(
   io: PromptIO,
   question: { message: string; choices: Choice<T>[]; default?: T },
 ): Promise<T> {
-  const { select } = await import('@inquirer/prompts')
+  const { default: select } = await import('@inquirer/select')
   return cancellable(() => select(question, streams(io)))
 }
 
@@ -75,7 +78,7 @@ export async function promptSearch<T>(
   io: PromptIO,
   question: { message: string; source: (term: string) => Choice<T>[] },
 ): Promise<T> {
-  const { search } = await import('@inquirer/prompts')
+  const { default: search } = await import('@inquirer/search')
   return cancellable(() =>
     search(
       { message: question.message, source: (term) => question.source(term ?? '') },
@@ -89,7 +92,7 @@ export async function promptConfirm(
   message: string,
   defaultValue = true,
 ): Promise<boolean> {
-  const { confirm } = await import('@inquirer/prompts')
+  const { default: confirm } = await import('@inquirer/confirm')
   return cancellable(() => confirm({ message, default: defaultValue }, streams(io)))
 }
 
