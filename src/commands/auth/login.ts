@@ -7,6 +7,7 @@ import type { Context } from '../../cmdutil/context.js'
 import { UsageError } from '../../errors.js'
 import { promptSecret, promptText } from '../../io/prompt.js'
 import { readInputText } from '../../io/input-text.js'
+import { escapeForTerminal } from '../../io/values.js'
 import { apiVersionOf } from '../../api/client.js'
 import { plainHttpHost } from '../../api/plain-http.js'
 import { describeExpiry } from './expiry.js'
@@ -86,11 +87,14 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
       { access_token: token.access_token, expires_at: expiresAt },
     ),
   )
-  // gh's way: a secret left in plain text for want of a keyring is said once, here, even with -q.
-  if (kept.where === 'file' && kept.fallback !== undefined) {
+  // A secret left in the file for want of a keyring is said in one line that names the choice
+  // that silences it (-q silences it too); why there is no keyring is the system's business,
+  // shown only under --debug.
+  if (kept.where === 'file' && kept.fallback !== undefined && !globals.quiet) {
+    if (globals.debug) io.err.write(`debug: OS keyring: ${escapeForTerminal(kept.fallback)}\n`)
     io.err.write(
-      `warning: the OS keyring is not available (${kept.fallback}); ` +
-        `the client secret is stored in ${store.path} (mode 0600) instead\n`,
+      'warning: no OS keyring; the client secret is kept in the config file (mode 0600); ' +
+        '--insecure-storage chooses that without this warning\n',
     )
   }
   if (globals.quiet) return
