@@ -8,7 +8,11 @@ import { createProgram, oneLine } from './program.js'
 import { DEFAULT_GLOBALS } from '../cmdutil/globals.js'
 import { Secrets } from '../api/redact.js'
 
-export function createContext(io: IO, dispatcher?: Context['dispatcher']): Context {
+export function createContext(
+  io: IO,
+  dispatcher?: Context['dispatcher'],
+  sleep?: Context['sleep'],
+): Context {
   let profiles: ReturnType<Context['profiles']> | undefined
   let api: ReturnType<Context['api']> | undefined
   const ctx: Context = {
@@ -17,6 +21,7 @@ export function createContext(io: IO, dispatcher?: Context['dispatcher']): Conte
     secrets: new Secrets(),
     cleanup: [],
     dispatcher,
+    sleep,
     profiles: () =>
       (profiles ??= (async () => {
         const [{ ProfileStore }, { configDir }] = await Promise.all([
@@ -38,8 +43,9 @@ export async function main(
   argv: string[],
   io: IO,
   dispatcher?: Context['dispatcher'],
+  sleep?: Context['sleep'],
 ): Promise<number> {
-  const ctx = createContext(io, dispatcher)
+  const ctx = createContext(io, dispatcher, sleep)
   const program = createProgram(ctx, argv)
   // `chamberctl` alone asks what there is: the help is the answer, not an error.
   if (argv.length <= 2) {

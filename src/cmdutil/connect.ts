@@ -40,6 +40,7 @@ export async function buildClient(ctx: Context, options: ApiOptions = {}): Promi
   return clientFor(ctx, connection, {
     dispatcher: ctx.dispatcher,
     connections: options.connections,
+    sleep: ctx.sleep,
   })
 }
 

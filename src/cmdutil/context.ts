@@ -53,4 +53,7 @@ export type Context = {
   cleanup: (() => Promise<void>)[]
   // Where HTTP goes instead of a fresh keep-alive Agent: tests hand in undici's MockAgent.
   dispatcher?: Dispatcher
+  // How a retry waits out its backoff (or Retry-After): tests hand in a clock that records the
+  // wait instead of sleeping.
+  sleep?: (ms: number) => Promise<void>
 }

@@ -8,6 +8,7 @@ import {
   closedPortUrl,
   credentialsEnv,
   lines,
+  recordingSleep,
   useCommands,
   useSandbox,
   withSandbox,
@@ -163,10 +164,16 @@ describe('exit 4: authentication', () => {
 describe('exit 5: network', () => {
   it('on a refused connection, after 3 attempts', async () => {
     const url = await closedPortUrl()
+    const clock = recordingSleep()
     const { code, stdout, stderr } = await run(['chambers', 'list', '--debug'], {
       env: { CHAMBERCTL_BASE_URL: url },
+      sleep: clock.sleep,
     })
     expect(code).toBe(5)
+    // Two backoffs with full jitter: up to 0.3 s, then up to 0.6 s.
+    expect(clock.waits).toHaveLength(2)
+    expect(clock.waits[0]).toBeLessThanOrEqual(300)
+    expect(clock.waits[1]).toBeLessThanOrEqual(600)
     expect(stdout).toBe('')
     expect(stderr).toMatch(/^error: cannot reach 127\.0\.0\.1:\d+: ECONNREFUSED$/m)
     expect(stderr.match(/^debug: POST .* → failed/gm)).toHaveLength(3)
@@ -177,6 +184,7 @@ describe('exit 5: network', () => {
       const started = performance.now()
       const { code, stderr } = await runBare(['chambers', 'list', '--timeout', '0.05', '--debug'], {
         env: { CHAMBERCTL_BASE_URL: slow.v2, CHAMBERCTL_TOKEN: 'any' },
+        sleep: recordingSleep().sleep,
       })
       expect(code).toBe(5)
       expect(stderr).toMatch(/^error: no answer from 127\.0\.0\.1:\d+ within 0\.05 s$/m)
@@ -189,6 +197,7 @@ describe('exit 5: network', () => {
     await withSandbox({ latencyMs: 2_000 }, async (slow) => {
       const { code } = await runBare(['chambers', 'get', BIG_CHAMBER], {
         env: { CHAMBERCTL_BASE_URL: slow.v2, CHAMBERCTL_TOKEN: 'any', CHAMBERCTL_TIMEOUT: '0.05' },
+        sleep: recordingSleep().sleep,
       })
       expect(code).toBe(5)
     })
@@ -211,14 +220,17 @@ describe('exit 1: server errors', () => {
   })
 
   it('on a 503 after three attempts', async () => {
-    // 0.4 * 3 → index 1: a 503 with Retry-After: 1 (so this test waits 2 s).
+    // 0.4 * 3 → index 1: a 503 with Retry-After: 1, honoured on the clock handed in.
     await withSandbox({ failRate: 1, random: () => 0.4 }, async (failing) => {
+      const clock = recordingSleep()
       const { code, stderr } = await runBare(['chambers', 'list'], {
         env: { CHAMBERCTL_BASE_URL: failing.v2, CHAMBERCTL_TOKEN: 'any' },
+        sleep: clock.sleep,
       })
       expect(code).toBe(1)
       expect(stderr).toMatch(/^error: .*503/)
       expect(failing.requests.map((r) => r.status)).toEqual([503, 503, 503])
+      expect(clock.waits).toEqual([1_000, 1_000])
     })
   })
 })

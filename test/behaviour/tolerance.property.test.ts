@@ -1,23 +1,22 @@
 // Property tests: servers we did not write. Answers are generated from the rules of the spec's
-// OpenAPI document (../shared/spec/openapi.yaml, or $CHAMBERCTL_OPENAPI): its required and
+// OpenAPI document (spec/openapi.yaml in this repository, or $CHAMBERCTL_OPENAPI): its required and
 // optional fields, enums and types, extra fields wherever additionalProperties allows them, any
 // JSON where the spec shows no structure ("not shown"), ids of any string or number form, and
 // list meta per spec, with extras, without totals, null or missing. Every read command runs in
 // every output format through undici's MockAgent: it must exit 0, print every record, and print
 // in JSON exactly what the server sent.
 import { parse as parseCsv } from 'csv-parse/sync'
-import fc from 'fast-check'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { MockAgent } from 'undici'
 import { parse as parseYaml } from 'yaml'
 import { afterAll, describe, expect, it } from 'vitest'
 import { main } from '../../src/cli/main.js'
+import fc from '../helpers/fast-check.js'
 import { ROOT } from '../helpers/run-cli.js'
 import { createTestIO } from '../helpers/test-io.js'
 
-const SPEC =
-  process.env.CHAMBERCTL_OPENAPI ?? path.resolve(ROOT, '..', 'shared', 'spec', 'openapi.yaml')
+const SPEC = process.env.CHAMBERCTL_OPENAPI ?? path.resolve(ROOT, 'spec', 'openapi.yaml')
 if (!existsSync(SPEC)) {
   throw new Error(`the spec's OpenAPI document is not at ${SPEC}: set CHAMBERCTL_OPENAPI`)
 }

@@ -179,6 +179,20 @@ export type RunOptions = {
   stdoutWidth?: number
   // Text that stdin yields before it ends, or a stream the test writes to as it likes.
   stdin?: string | Readable
+  // The retry backoff's clock (see recordingSleep); by default a retry really waits.
+  sleep?: (ms: number) => Promise<void>
+}
+
+// A clock for retries that waits for nothing and records what it was asked to wait.
+export function recordingSleep(): { sleep: (ms: number) => Promise<void>; waits: number[] } {
+  const waits: number[] = []
+  return {
+    waits,
+    sleep: (ms) => {
+      waits.push(ms)
+      return Promise.resolve()
+    },
+  }
 }
 
 export type RunResult = { code: number; stdout: string; stderr: string }
@@ -197,7 +211,7 @@ export async function runMain(args: string[], options: RunOptions = {}): Promise
     options.stdin !== undefined && typeof options.stdin !== 'string'
       ? { ...test.io, in: options.stdin }
       : test.io
-  const code = await main(['node', 'chamberctl', ...args], io)
+  const code = await main(['node', 'chamberctl', ...args], io, undefined, options.sleep)
   return { code, stdout: test.stdout(), stderr: test.stderr() }
 }
 
