@@ -7,7 +7,7 @@
 __chamberctl_commands() {
   case $1 in
     '') REPLY='login logout auth chambers members events seed export api sandbox fields completion help' ;;
-    'auth') REPLY='status token' ;;
+    'auth') REPLY='status switch token' ;;
     'chambers') REPLY='list get create' ;;
     'members') REPLY='list add' ;;
     'events') REPLY='list' ;;
@@ -32,6 +32,7 @@ __chamberctl_command() {
     '|completion') REPLY=completion ;;
     '|help') REPLY=help ;;
     'auth|status') REPLY=status ;;
+    'auth|switch') REPLY=switch ;;
     'auth|token') REPLY=token ;;
     'chambers|list' | 'chambers|ls') REPLY=list ;;
     'chambers|get' | 'chambers|show' | 'chambers|view') REPLY=get ;;
@@ -127,6 +128,7 @@ __chamberctl_option_value() {
 # How argument $2 (from 0) of command path $1 is completed, in REPLY, as for an option's value.
 __chamberctl_argument() {
   case "$1|$2" in
+    'auth switch|0') REPLY=files ;;
     'chambers get|0') REPLY=chamber-ids ;;
     'members list|0') REPLY=chamber-ids ;;
     'members add|0') REPLY=chamber-ids ;;

@@ -33,6 +33,8 @@ function __chamberctl_command
             echo help
         case 'auth|status'
             echo status
+        case 'auth|switch'
+            echo switch
         case 'auth|token'
             echo token
         case 'chambers|list' 'chambers|ls'
@@ -226,7 +228,7 @@ end
 
 complete -c chamberctl -f
 complete -c chamberctl -s V -l version -d 'print the version'
-complete -c chamberctl -l profile -x -d 'named profile (env CHAMBERCTL_PROFILE) (default: "default")'
+complete -c chamberctl -l profile -x -d 'named profile (env CHAMBERCTL_PROFILE) (default: the one `auth switch` chose, else "default")'
 complete -c chamberctl -l base-url -x -d 'API base URL ending in /v1 or /v2 (env CHAMBERCTL_BASE_URL)'
 complete -c chamberctl -l sandbox -d 'run against an embedded sandbox (env CHAMBERCTL_SANDBOX=v2 or v1)'
 complete -c chamberctl -s o -l output -x -a 'table tsv json ndjson csv' -d 'output format: table, tsv, json, ndjson, csv (default: table on a terminal, tsv in a pipe)'
@@ -262,8 +264,11 @@ complete -c chamberctl -n "__chamberctl_at 'login'" -l client-secret-stdin -d 'r
 complete -c chamberctl -n "__chamberctl_at 'login'" -l no-store-secret -d 'keep only the token, not the secret'
 complete -c chamberctl -n "__chamberctl_at 'login'" -l insecure-storage -d 'keep the secret in the config file, not the OS keyring'
 
-complete -c chamberctl -n "__chamberctl_at 'auth' 0" -a status -d 'show profiles and whether the active one can authenticate'
+complete -c chamberctl -n "__chamberctl_at 'auth' 0" -a status -d 'show the profiles, which is active, and whether its credentials authenticate'
+complete -c chamberctl -n "__chamberctl_at 'auth' 0" -a switch -d 'make a profile the active one (--profile overrides it for one command)'
 complete -c chamberctl -n "__chamberctl_at 'auth' 0" -a token -d 'print a valid access token (refreshed if needed)'
+
+complete -c chamberctl -n "__chamberctl_at 'auth switch' 0" -F
 
 complete -c chamberctl -n "__chamberctl_at 'chambers' 0" -a list -d 'list chambers'
 complete -c chamberctl -n "__chamberctl_at 'chambers' 0" -a get -d 'show every field of one chamber'

@@ -25,11 +25,16 @@ export const EXAMPLES: Record<string, readonly Example[]> = {
   ],
   auth: [
     ['Is the active profile logged in?', 'chamberctl auth status'],
+    ['Make the staging profile the active one', 'chamberctl auth switch staging'],
     ['A token for curl', 'chamberctl auth token'],
   ],
   'auth status': [
     ['Every profile, and whether the active one can authenticate', 'chamberctl auth status'],
     ['The staging profile', 'chamberctl auth status --profile staging'],
+  ],
+  'auth switch': [
+    ['Use the staging profile from now on', 'chamberctl auth switch staging'],
+    ['One command with another profile', 'chamberctl chambers list --profile default'],
   ],
   'auth token': [
     [

@@ -132,6 +132,23 @@ function adoptJsonDataFile(json: string, database: string): void {
   rmSync(json, { force: true })
 }
 
+// Whose credentials a command uses: the sandbox's, the environment's alone (a base URL and a
+// token or a client id and secret, from flags or env), or a profile's, some values perhaps
+// overridden from the environment (`fromEnv` names them).
+export type CredentialSource =
+  { kind: 'sandbox' } | { kind: 'environment' | 'profile'; fromEnv: string[] }
+
+export function credentialSource(ctx: Pick<Context, 'io' | 'globals'>): CredentialSource {
+  if (ctx.globals.sandbox) return { kind: 'sandbox' }
+  const env = ctx.io.env
+  const fromEnv = env.CHAMBERCTL_TOKEN
+    ? ['CHAMBERCTL_TOKEN']
+    : ['CHAMBERCTL_CLIENT_ID', 'CHAMBERCTL_CLIENT_SECRET'].filter((name) => env[name])
+  const selfSufficient =
+    ctx.globals.baseUrl !== undefined && (fromEnv.length === 2 || fromEnv[0] === 'CHAMBERCTL_TOKEN')
+  return { kind: selfSufficient ? 'environment' : 'profile', fromEnv }
+}
+
 // Precedence is flags > env > profile for each value. A profile's credentials serve every base
 // URL on the origin (scheme, host, port) it logged in to, e.g. its /v1 and /v2, with a token
 // cached per base URL; neither its secret nor its tokens ever go to another origin.
@@ -140,9 +157,9 @@ export async function resolveConnection(ctx: Context): Promise<Connection> {
   const envToken = env.CHAMBERCTL_TOKEN || undefined
   const envId = env.CHAMBERCTL_CLIENT_ID || undefined
   const envSecret = env.CHAMBERCTL_CLIENT_SECRET || undefined
-  const selfSufficient = ctx.globals.baseUrl && (envToken || (envId && envSecret))
-  const store = selfSufficient ? undefined : await ctx.profiles()
-  const name = ctx.globals.profile
+  const store = credentialSource(ctx).kind === 'environment' ? undefined : await ctx.profiles()
+  // Without a store no profile is read, and `name` names none.
+  const name = store?.select(ctx.globals.profile) ?? ''
   const profile: Profile | undefined = store?.get(name)
 
   const baseUrl = ctx.globals.baseUrl ?? profile?.base_url

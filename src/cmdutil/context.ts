@@ -11,7 +11,8 @@ import type { IO } from '../io/streams.js'
 import type { ApiVersion } from '../api/constants.js'
 
 export type Globals = {
-  profile: string
+  // The profile named for this command (--profile, CHAMBERCTL_PROFILE); see ProfileStore.select.
+  profile?: string
   baseUrl?: string
   // The embedded sandbox's API version, when --sandbox or CHAMBERCTL_SANDBOX asks for one.
   sandbox?: ApiVersion

@@ -14,7 +14,6 @@ export const DEFAULT_TIMEOUT_SECONDS = 30
 
 // In force until the options are parsed (and for --help and --version, which never resolve them).
 export const DEFAULT_GLOBALS: Globals = {
-  profile: 'default',
   format: 'tsv',
   formatChosen: false,
   color: false,
@@ -48,7 +47,10 @@ type GlobalFlags = {
 
 export function declareGlobals(program: Command): Command {
   return program
-    .option('--profile <name>', 'named profile (env CHAMBERCTL_PROFILE) (default: "default")')
+    .option(
+      '--profile <name>',
+      'named profile (env CHAMBERCTL_PROFILE) (default: the one `auth switch` chose, else "default")',
+    )
     .option('--base-url <url>', 'API base URL ending in /v1 or /v2 (env CHAMBERCTL_BASE_URL)')
     .option('--sandbox', 'run against an embedded sandbox (env CHAMBERCTL_SANDBOX=v2 or v1)')
     .option(
@@ -90,7 +92,7 @@ export function resolveGlobals(flags: GlobalFlags, io: IO): Globals {
     throw new UsageError('--sandbox and --base-url cannot be combined: the sandbox has its own URL')
   }
   return {
-    profile: flags.profile ?? nonEmpty(env.CHAMBERCTL_PROFILE) ?? 'default',
+    profile: flags.profile ?? nonEmpty(env.CHAMBERCTL_PROFILE),
     baseUrl: flags.baseUrl ?? (sandbox ? undefined : nonEmpty(env.CHAMBERCTL_BASE_URL)),
     sandbox,
     format,

@@ -1,5 +1,6 @@
 // Named profiles (base URL, client credentials, cached token) in <config dir>/config.json, laid
-// out as { "profiles": { "<name>": Profile } }.
+// out as { "profiles": { "<name>": Profile }, "active_profile": "<name>" }. The active profile is
+// the one `auth switch` chose; `--profile` and CHAMBERCTL_PROFILE override it for one command.
 //
 // Concurrency: conf writes through `atomically` (node_modules/conf/dist/source/index.js `_write`
 // → atomically's writeFileSync: temp file, fsync, chmod, rename), so a reader always sees either
@@ -16,6 +17,7 @@ import { chmodSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { CliError, UsageError } from '../errors.js'
 import { describeFsError, ensureConfigDir } from './dir.js'
+import type Conf from 'conf'
 import { withLock } from './lock.js'
 import type { LockOptions } from './lock.js'
 
@@ -45,6 +47,8 @@ export type ProfileStoreOptions = {
 }
 
 const PROFILE_NAME = /^[A-Za-z0-9_.-]{1,64}$/
+export const DEFAULT_PROFILE = 'default'
+const ACTIVE_KEY = 'active_profile'
 const STRING_FIELDS = ['base_url', 'client_id', 'client_secret', 'keyring_account'] as const
 const KEPT_BY_FORGET = ['base_url', 'client_id'] as const
 
@@ -87,6 +91,34 @@ export class ProfileStore {
 
   list(): Record<string, Profile> {
     return this.read()
+  }
+
+  // The profile a command uses: the one named for it (--profile, CHAMBERCTL_PROFILE), else the one
+  // `auth switch` made active, else `default`. A name that is not a profile is a usage error naming
+  // those there are, unless the command is `login` (`create`), the only one that makes profiles.
+  // `default` alone may be missing: that is simply "not logged in".
+  select(named: string | undefined, options: { create?: boolean } = {}): string {
+    const name = assertProfileName(named ?? this.active() ?? DEFAULT_PROFILE)
+    if (options.create || name === DEFAULT_PROFILE || Object.hasOwn(this.read(), name)) return name
+    throw unknownProfile(name, Object.keys(this.read()))
+  }
+
+  // The profile `auth switch` chose, if any.
+  active(): string | undefined {
+    const top = guardRead(this.path, () => parseTopLevel(readConfigFile(this.path), this.path))
+    const active = top[ACTIVE_KEY]
+    if (active === undefined) return undefined
+    if (typeof active !== 'string' || !PROFILE_NAME.test(active)) {
+      throw invalid(this.path, `"${ACTIVE_KEY}" is not a profile name`)
+    }
+    return active
+  }
+
+  async switchTo(name: string): Promise<void> {
+    assertProfileName(name)
+    if (!Object.hasOwn(this.read(), name)) throw unknownProfile(name, Object.keys(this.read()))
+    const Conf = await loadConf()
+    await withLock(this.lockPath, () => this.write(ACTIVE_KEY, name, Conf), this.lockOptions)
   }
 
   async save(name: string, profile: Profile): Promise<void> {
@@ -145,37 +177,57 @@ export class ProfileStore {
 
   // `change` edits a fresh read of the file in place and says whether to write it back.
   private async mutate(change: (profiles: Record<string, Profile>) => boolean): Promise<boolean> {
-    const { default: Conf } = await import('conf')
+    const Conf = await loadConf()
     return withLock(
       this.lockPath,
       () => {
         const profiles = this.read()
         if (!change(profiles)) return false
-        try {
-          new Conf({
-            projectName: 'chamberctl',
-            projectSuffix: '',
-            cwd: this.dir,
-            configName: 'config',
-            fileExtension: 'json',
-            configFileMode: 0o600,
-            // conf would otherwise be free to reset a file it cannot parse; losing every saved
-            // profile silently is worse than asking the user to fix one typo.
-            clearInvalidConfig: false,
-            // Profile names may contain dots; they must never be read as nested key paths.
-            accessPropertiesByDotNotation: false,
-            // No `schema`: compiling it with ajv would cost time; parseProfiles checks instead.
-            deserialize: (text) => parseTopLevel(text, this.path),
-          }).set('profiles', profiles)
-        } catch (error) {
-          if (error instanceof CliError) throw error
-          throw new CliError(`cannot write config file ${this.path}: ${describeFsError(error)}`)
-        }
+        this.write('profiles', profiles, Conf)
         return true
       },
       this.lockOptions,
     )
   }
+
+  // Sets one top-level key, leaving the others (a newer chamberctl's included) as they are.
+  private write(key: string, value: unknown, ConfStore: ConfClass): void {
+    try {
+      new ConfStore({
+        projectName: 'chamberctl',
+        projectSuffix: '',
+        cwd: this.dir,
+        configName: 'config',
+        fileExtension: 'json',
+        configFileMode: 0o600,
+        // conf would otherwise be free to reset a file it cannot parse; losing every saved
+        // profile silently is worse than asking the user to fix one typo.
+        clearInvalidConfig: false,
+        // Profile names may contain dots; they must never be read as nested key paths.
+        accessPropertiesByDotNotation: false,
+        // No `schema`: compiling it with ajv would cost time; parseProfiles checks instead.
+        deserialize: (text) => parseTopLevel(text, this.path),
+      }).set(key, value)
+    } catch (error) {
+      if (error instanceof CliError) throw error
+      throw new CliError(`cannot write config file ${this.path}: ${describeFsError(error)}`)
+    }
+  }
+}
+
+type ConfClass = typeof Conf
+
+async function loadConf(): Promise<ConfClass> {
+  return (await import('conf')).default
+}
+
+function unknownProfile(name: string, names: string[]): UsageError {
+  const create = `\`chamberctl login --profile ${name}\` creates it`
+  return new UsageError(
+    names.length === 0
+      ? `no profile ${name}: there are no profiles yet; ${create}`
+      : `no profile ${name}: the profiles are ${names.sort().join(', ')}; ${create}`,
+  )
 }
 
 function tightenFileMode(file: string): void {

@@ -27,7 +27,7 @@ describe('bash', () => {
     ['chamberctl -o ', FORMATS],
     ['chamberctl chambers list --json -o nd', ['ndjson']],
     ['chamberctl completion ', ['bash', 'zsh', 'fish']],
-    ['chamberctl auth ', ['status', 'token']],
+    ['chamberctl auth ', ['status', 'switch', 'token']],
     ['chamberctl chambers get --inc', ['--include']],
     // Global options after the command, its own options, long and short forms.
     ['chamberctl members add --', expect.arrayContaining(['--from-file', '--dry-run', '--json'])],

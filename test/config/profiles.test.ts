@@ -302,3 +302,52 @@ describe.runIf(POSIX)('file permissions', () => {
     expect(modeOf(store.path)).toBe(0o600)
   })
 })
+
+describe('the active profile', () => {
+  it('is default until a switch, then the one switched to, kept in the file', async () => {
+    const { dir, store } = openStore()
+    await store.save('default', { client_id: 'd' })
+    await store.save('staging', { client_id: 's' })
+    expect(store.active()).toBeUndefined()
+    expect(store.select(undefined)).toBe('default')
+    await store.switchTo('staging')
+    expect(store.select(undefined)).toBe('staging')
+    expect(ProfileStore.open(dir).select(undefined)).toBe('staging')
+    expect(readRaw(store)).toMatchObject({ active_profile: 'staging' })
+    if (POSIX) expect(modeOf(store.path)).toBe(0o600)
+  })
+
+  it('gives way to a name given for one command', async () => {
+    const { store } = openStore()
+    await store.save('default', {})
+    await store.save('staging', {})
+    await store.switchTo('staging')
+    expect(store.select('default')).toBe('default')
+  })
+
+  it('refuses a name that is not a profile, naming those there are', async () => {
+    const { store } = openStore()
+    await store.save('prod', {})
+    await store.save('default', {})
+    expect(() => store.select('nope')).toThrow(UsageError)
+    expect(() => store.select('nope')).toThrow(
+      'no profile nope: the profiles are default, prod; `chamberctl login --profile nope` creates it',
+    )
+    await expect(store.switchTo('nope')).rejects.toThrow(UsageError)
+    expect(store.active()).toBeUndefined()
+  })
+
+  it('lets login create one, and lets default be missing', () => {
+    const { store } = openStore()
+    expect(store.select('new', { create: true })).toBe('new')
+    expect(store.select(undefined)).toBe('default')
+    expect(() => store.select('new')).toThrow('there are no profiles yet')
+  })
+
+  it('reports an active profile that is not a name as an invalid file', () => {
+    const { store } = openStore()
+    writeFileSync(store.path, JSON.stringify({ active_profile: 42 }))
+    expect(() => store.select(undefined)).toThrow(CliError)
+    expect(() => store.select(undefined)).toThrow('"active_profile" is not a profile name')
+  })
+})

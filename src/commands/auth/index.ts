@@ -25,10 +25,18 @@ export function registerAuth(program: Command, ctx: Context): void {
   const auth = program.command('auth').description('inspect authentication')
   auth
     .command('status')
-    .description('show profiles and whether the active one can authenticate')
+    .description('show the profiles, which is active, and whether its credentials authenticate')
     .action(async () => {
       const { status } = await import('./status.js')
       await status(ctx)
+    })
+  auth
+    .command('switch')
+    .description('make a profile the active one (--profile overrides it for one command)')
+    .argument('<profile>', 'a profile made by login')
+    .action(async (profile: string) => {
+      const { switchProfile } = await import('./switch.js')
+      await switchProfile({ profile }, ctx)
     })
   auth
     .command('token')

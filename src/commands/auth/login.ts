@@ -25,7 +25,8 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
   const { io, globals } = ctx
   if (globals.sandbox) throw new UsageError('--sandbox needs no login')
   const store = await ctx.profiles()
-  const previous = store.get(globals.profile)
+  const name = store.select(globals.profile, { create: true })
+  const previous = store.get(name)
   const env = io.env
 
   let baseUrl = globals.baseUrl
@@ -68,14 +69,14 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
   const expiresAt = expiryOf(token, Date.now())
   const kept = opts.storeSecret
     ? await keepSecret(secret!, {
-        profile: globals.profile,
+        profile: name,
         account: previous?.keyring_account,
         insecure: opts.insecureStorage === true,
       })
     : await dropKeyringSecret(previous?.keyring_account)
   // A new login starts the token cache afresh: tokens of the former client are no use.
   await store.save(
-    globals.profile,
+    name,
     withToken(
       {
         base_url: baseUrl,
@@ -100,7 +101,7 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
   if (globals.quiet) return
   io.err.write(
     [
-      `Logged in to ${baseUrl} as client ${clientId} (profile ${globals.profile})`,
+      `Logged in to ${baseUrl} as client ${clientId} (profile ${name})`,
       `  API version:   ${client.version}`,
       `  token expires: ${expiresAt === undefined ? 'not said by the server' : describeExpiry(expiresAt, Date.now())}`,
       kept.where === 'keyring'

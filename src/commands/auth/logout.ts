@@ -3,7 +3,7 @@ import { CliError } from '../../errors.js'
 
 export async function logout(ctx: Context): Promise<void> {
   const store = await ctx.profiles()
-  const name = ctx.globals.profile
+  const name = store.select(ctx.globals.profile)
   const account = store.get(name)?.keyring_account
   let stranded: string | undefined
   if (account !== undefined) {

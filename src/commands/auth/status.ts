@@ -1,91 +1,184 @@
 import { apiVersionOf } from '../../api/client.js'
 import { ApiError } from '../../api/errors.js'
-import { LOGIN_HINT } from '../../cmdutil/connect.js'
+import { LOGIN_HINT, credentialSource } from '../../cmdutil/connect.js'
+import type { CredentialSource } from '../../cmdutil/connect.js'
 import type { Context } from '../../cmdutil/context.js'
 import { ExitCode, CliError, describeError } from '../../errors.js'
 import type { Profile } from '../../config/profiles.js'
-import { writeList } from '../../io/output.js'
-import { describeExpiry } from './expiry.js'
+import { put, writeList } from '../../io/output.js'
+import { escapeForTerminal } from '../../io/values.js'
+import { describeExpiry, instant } from './expiry.js'
 import { tokenFor } from '../../config/tokens.js'
 
-const COLUMNS = ['profile', 'active', 'base_url', 'api_version', 'client_id', 'secret', 'token']
+// One per profile, in every machine format (contract §3).
+export type ProfileStatus = {
+  profile: string
+  active: boolean
+  base_url: string | null
+  api_version: string | null
+  client_id: string | null
+  secret_storage: 'keyring' | 'config_file' | 'none'
+  token_valid: boolean
+  expires_at: string | null
+}
 
-// Lists every profile from what is stored, then proves the active one can authenticate: one
-// request with its token (cached, or obtained and then cached). Exit 4 if it can't.
+const KEYS = [
+  'profile',
+  'active',
+  'base_url',
+  'api_version',
+  'client_id',
+  'secret_storage',
+  'token_valid',
+  'expires_at',
+] as const satisfies readonly (keyof ProfileStatus)[]
+
+const SECRET_PLACES: Record<ProfileStatus['secret_storage'], string> = {
+  keyring: 'in the OS keyring',
+  config_file: 'in the config file (mode 0600)',
+  none: 'not stored',
+}
+
+// Proves the credentials a command would use can authenticate (one request with their token,
+// cached or obtained and then cached), then shows every profile from what is stored, the active
+// one marked, and says what was checked. Exit 4 if they can't.
 export async function status(ctx: Context): Promise<void> {
   const { io, globals } = ctx
-  const now = Date.now()
-  const rows: Record<string, unknown>[] = []
-  if (globals.sandbox) {
-    rows.push({ profile: '(sandbox)', active: true, api_version: globals.sandbox })
-  } else {
-    const env = io.env
-    // The environment wins when it holds all a command needs (see resolveConnection).
-    const envActive = Boolean(
-      globals.baseUrl &&
-      (env.CHAMBERCTL_TOKEN || (env.CHAMBERCTL_CLIENT_ID && env.CHAMBERCTL_CLIENT_SECRET)),
-    )
-    const profiles = (await ctx.profiles()).list()
-    for (const [name, profile] of Object.entries(profiles)) {
-      rows.push(row(name, profile, !envActive && name === globals.profile, now))
-    }
-    if (env.CHAMBERCTL_TOKEN || env.CHAMBERCTL_CLIENT_ID || env.CHAMBERCTL_BASE_URL) {
-      rows.push({
-        profile: '(environment)',
-        active: envActive,
-        base_url: globals.baseUrl,
-        api_version: globals.baseUrl && apiVersionOf(globals.baseUrl),
-        client_id: io.env.CHAMBERCTL_CLIENT_ID,
-        secret: io.env.CHAMBERCTL_CLIENT_SECRET ? 'set' : 'none',
-        token: io.env.CHAMBERCTL_TOKEN ? 'set' : 'none',
-      })
-    }
-  }
-  await writeList(io, rows, {
-    format: globals.format,
-    columns: COLUMNS,
-    fields: globals.fields,
-    color: globals.color,
-    jq: globals.jq,
-  })
+  const store = await ctx.profiles()
+  // A --profile that names no profile is refused before anything is sent.
+  const selected = store.select(globals.profile)
+  const source = credentialSource(ctx)
+  const subject = describeSource(source, selected)
 
+  const checked = await check(ctx)
+  const now = Date.now()
+  const records = Object.entries(store.list()).map(([name, profile]) =>
+    statusOf(name, profile, source.kind === 'profile' && name === selected, now),
+  )
+  if (globals.format === 'table' && globals.fields === undefined) {
+    await put(io.out, renderBlocks(records, source, globals.baseUrl, now))
+  } else {
+    await writeList(io, records, {
+      format: globals.format,
+      columns: KEYS,
+      fields: globals.fields,
+      color: globals.color,
+      wide: globals.wide,
+      quiet: globals.quiet,
+      jq: globals.jq,
+    })
+  }
+
+  if ('error' in checked) {
+    const { message, exitCode } = describeError(checked.error, ctx.secrets.redact)
+    // A server that cannot be reached, or fails, says nothing about the credentials.
+    if (exitCode !== ExitCode.auth) throw checked.error
+    throw new CliError(`${subject} cannot authenticate: ${message}`, ExitCode.auth, 'auth')
+  }
+  if (!globals.quiet) {
+    // The sandbox's port is new every run; its API version is what tells.
+    const where = globals.sandbox ? ` (API ${globals.sandbox})` : ` at ${shownUrl(checked.baseUrl)}`
+    io.err.write(`Checked ${subject}${where}: can authenticate\n`)
+  }
+}
+
+async function check(ctx: Context): Promise<{ baseUrl: string } | { error: unknown }> {
   try {
     const client = await ctx.api()
     if (!client.tokens) throw new ApiError('not_configured', LOGIN_HINT)
     await client.tokens.token()
     // A token is only proven by a server that accepts it.
     await client.chambers.list({ perPage: 1 })
+    return { baseUrl: client.baseUrl }
   } catch (error) {
-    const { message, exitCode } = describeError(error, ctx.secrets.redact)
-    // A server that cannot be reached, or fails, says nothing about the credentials.
-    if (exitCode !== ExitCode.auth) throw error
-    throw new CliError(
-      `profile ${globals.profile} cannot authenticate: ${message}`,
-      ExitCode.auth,
-      'auth',
-    )
+    return { error }
   }
-  if (!globals.quiet) io.err.write(`Profile ${globals.profile} can authenticate\n`)
 }
 
-function row(name: string, profile: Profile, active: boolean, now: number) {
+function describeSource(source: CredentialSource, profile: string): string {
+  const names = source.kind === 'sandbox' ? '' : source.fromEnv.join(', ')
+  switch (source.kind) {
+    case 'sandbox':
+      return 'the sandbox'
+    case 'environment':
+      return `the environment's credentials (${names})`
+    case 'profile':
+      return names === '' ? `profile ${profile}` : `profile ${profile} with ${names}`
+  }
+}
+
+function statusOf(name: string, profile: Profile, active: boolean, now: number): ProfileStatus {
   // The token of the profile's own base URL; those of its other versions are cached alike.
   const token = profile.base_url ? tokenFor(profile, profile.base_url) : undefined
   const expires = token?.expires_at
   return {
     profile: name,
     active,
-    base_url: profile.base_url,
-    api_version: profile.base_url && apiVersionOf(profile.base_url),
-    client_id: profile.client_id,
+    base_url: profile.base_url === undefined ? null : shownUrl(profile.base_url),
+    api_version: (profile.base_url && apiVersionOf(profile.base_url)) || null,
+    client_id: profile.client_id ?? null,
     // Said from the profile alone: asking the keyring would cost every status a D-Bus round trip.
-    secret: profile.keyring_account ? 'keyring' : profile.client_secret ? 'config file' : 'none',
-    token: !token
-      ? 'none'
-      : expires === undefined
-        ? 'stored, no expiry given'
-        : expires > now
-          ? `valid until ${describeExpiry(expires, now)}`
-          : 'expired',
+    secret_storage: profile.keyring_account
+      ? 'keyring'
+      : profile.client_secret
+        ? 'config_file'
+        : 'none',
+    // No expiry stored: the server gave none, so the token serves until it is refused.
+    token_valid: token !== undefined && (expires === undefined || expires > now),
+    expires_at: expires === undefined ? null : new Date(expires).toISOString(),
   }
+}
+
+// gh's view: a block of `label: value` lines per profile, every value whole whatever the width
+// (a long URL wraps rather than being cut). Credentials from the environment or the sandbox get
+// a block of their own, marked active, since no profile's are in use then.
+function renderBlocks(
+  records: ProfileStatus[],
+  source: CredentialSource,
+  baseUrl: string | undefined,
+  now: number,
+): string {
+  const blocks = records.map((record) =>
+    block(`${record.profile}${record.active ? ' (active)' : ''}`, [
+      ['Base URL', record.base_url ?? 'none'],
+      ['API version', record.api_version ?? 'none'],
+      ['Client id', record.client_id ?? 'none'],
+      ['Secret', SECRET_PLACES[record.secret_storage]],
+      ['Token', tokenLine(record, now)],
+    ]),
+  )
+  if (source.kind === 'sandbox') {
+    blocks.push(block('sandbox (active)', [['Credentials', 'its own; no login needed']]))
+  } else if (source.kind === 'environment') {
+    blocks.push(
+      block('environment (active)', [
+        ['Base URL', shownUrl(baseUrl ?? '')],
+        ['API version', (baseUrl && apiVersionOf(baseUrl)) || 'none'],
+        ['Credentials', source.fromEnv.join(', ')],
+      ]),
+    )
+  }
+  return blocks.join('\n')
+}
+
+function block(title: string, lines: [string, string][]): string {
+  const width = Math.max(...lines.map(([label]) => label.length)) + 2
+  return [
+    escapeForTerminal(title),
+    ...lines.map(([label, value]) => `  ${`${label}:`.padEnd(width)}${escapeForTerminal(value)}`),
+    '',
+  ].join('\n')
+}
+
+function tokenLine(record: ProfileStatus, now: number): string {
+  if (record.expires_at === null) return record.token_valid ? 'cached, no expiry given' : 'none'
+  const expires = Date.parse(record.expires_at)
+  return record.token_valid
+    ? `valid until ${describeExpiry(expires, now)}`
+    : `expired at ${instant(expires)}`
+}
+
+// A `user:password@` part of a URL is never shown (the password would be on screen and in logs).
+function shownUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1')
 }

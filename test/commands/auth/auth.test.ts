@@ -1,6 +1,6 @@
 // login, logout, auth status and auth token against a real sandbox; interactive login through
 // prompts on a (pretend) TTY; where a profile lives on disk and with which modes.
-import { chmodSync, existsSync, mkdirSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
@@ -14,7 +14,6 @@ import {
   readProfiles,
   startMain,
   tokenOf,
-  tsvColumn,
   until,
   useCommands,
   useSandbox,
@@ -226,32 +225,132 @@ describe('interactive login', () => {
 })
 
 describe('auth status', () => {
-  it('lists the profiles and proves the active one can authenticate', async () => {
+  // Two profiles: `default` (v2, secret in the config file) and `old` (v1, token only).
+  async function twoProfiles() {
     await login(sandbox())
     await login(sandbox(), {
       baseUrl: sandbox().v1,
       extra: ['--profile', 'old', '--no-store-secret'],
     })
-    const { code, stdout, stderr } = await runBare(['auth', 'status'])
+  }
+
+  it('shows a block of lines per profile, the active one marked, and what it checked', async () => {
+    await twoProfiles()
+    const { code, stdout, stderr } = await runBare(['auth', 'status', '-o', 'table'])
     expect(code, stderr).toBe(0)
-    const rows = lines(stdout).map((line) => line.split('\t'))
-    expect(rows.map((row) => row.slice(0, 6))).toEqual([
-      ['default', 'true', sandbox().v2, 'v2', clientId(), 'config file'],
-      ['old', 'false', sandbox().v1, 'v1', clientId(), 'none'],
-    ])
-    expect(rows[0]![6]).toMatch(/^valid until /)
-    expect(stderr).toBe('Profile default can authenticate\n')
+    const expiry = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in 60 min\)/.source
+    expect(stdout).toMatch(
+      new RegExp(
+        [
+          'default \\(active\\)',
+          `  Base URL:    ${sandbox().v2}`,
+          '  API version: v2',
+          `  Client id:   ${clientId()}`,
+          '  Secret:      in the config file \\(mode 0600\\)',
+          `  Token:       valid until ${expiry}`,
+          '',
+          'old',
+          `  Base URL:    ${sandbox().v1}`,
+          '  API version: v1',
+          `  Client id:   ${clientId()}`,
+          '  Secret:      not stored',
+          `  Token:       valid until ${expiry}`,
+          '',
+        ].join('\n') + '$',
+      ),
+    )
+    expect(stderr).toBe(`Checked profile default at ${sandbox().v2}: can authenticate\n`)
   })
 
-  it('prints the profiles as JSON with --json', async () => {
-    await login(sandbox())
+  it('prints one object per profile with --json, and the same keys as TSV in a pipe', async () => {
+    await twoProfiles()
+    patchToken(configDir(), { expires_at: Date.now() - 1 }, 'old')
     const { code, stdout } = await runBare(['auth', 'status', '--json'])
     expect(code).toBe(0)
-    expect(JSON.parse(stdout)).toEqual([
-      expect.objectContaining({ profile: 'default', active: true, api_version: 'v2' }),
+    const expiresAt = tokenOf(readProfile(configDir()))!.expires_at!
+    const records = JSON.parse(stdout) as Record<string, unknown>[]
+    expect(records).toEqual([
+      {
+        profile: 'default',
+        active: true,
+        base_url: sandbox().v2,
+        api_version: 'v2',
+        client_id: clientId(),
+        secret_storage: 'config_file',
+        token_valid: true,
+        expires_at: new Date(expiresAt).toISOString(),
+      },
+      expect.objectContaining({
+        profile: 'old',
+        active: false,
+        secret_storage: 'none',
+        token_valid: false,
+      }),
     ])
     expect(stdout).not.toContain(secret())
     expect(stdout).not.toContain(tokenOf(readProfile(configDir()))!.access_token)
+    const tsv = await runBare(['auth', 'status'])
+    expect(lines(tsv.stdout).map((line) => line.split('\t'))).toEqual(
+      records.map((record) => Object.values(record).map(String)),
+    )
+  })
+
+  it('says null for a token that never expires or is not there', async () => {
+    await login(sandbox())
+    patchToken(configDir(), { expires_at: undefined })
+    const { stdout } = await runBare(['auth', 'status', '--json'])
+    expect(JSON.parse(stdout)).toEqual([
+      expect.objectContaining({ token_valid: true, expires_at: null }),
+    ])
+    await runBare(['logout'])
+    const after = await runBare(['auth', 'status', '--json'])
+    expect(after.code).toBe(4)
+    expect(JSON.parse(after.stdout)).toEqual([
+      expect.objectContaining({ secret_storage: 'none', token_valid: false, expires_at: null }),
+    ])
+  })
+
+  it('never prints the password of a base URL', async () => {
+    await login(sandbox())
+    const withPassword = sandbox().v2.replace('http://', 'http://ada:hunter2@')
+    patchProfile(configDir(), { base_url: withPassword })
+    for (const format of ['table', 'json', 'tsv']) {
+      const { stdout, stderr } = await runBare(['auth', 'status', '-o', format])
+      expect(stdout + stderr).not.toMatch(/hunter2|ada:/)
+      expect(stdout).toContain(sandbox().v2)
+    }
+  })
+
+  it('says when it checked the environment, and marks no profile active', async () => {
+    await login(sandbox())
+    const { code, stdout, stderr } = await run(['auth', 'status', '-o', 'table'])
+    expect(code, stderr).toBe(0)
+    expect(stdout).toMatch(/^default\n/)
+    expect(stdout).toMatch(
+      /\nenvironment \(active\)\n {2}Base URL: +\S+\n {2}API version: +v2\n {2}Credentials: +CHAMBERCTL_CLIENT_ID, CHAMBERCTL_CLIENT_SECRET\n$/,
+    )
+    expect(stderr).toBe(
+      "Checked the environment's credentials (CHAMBERCTL_CLIENT_ID, CHAMBERCTL_CLIENT_SECRET) " +
+        `at ${sandbox().v2}: can authenticate\n`,
+    )
+    const json = await run(['auth', 'status', '--json'])
+    expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ active: false })])
+  })
+
+  it('says when it checked the sandbox', async () => {
+    const { code, stdout, stderr } = await runBare(['auth', 'status', '--sandbox', '-o', 'table'])
+    expect(code, stderr).toBe(0)
+    expect(stdout).toBe('sandbox (active)\n  Credentials: its own; no login needed\n')
+    expect(stderr).toBe('Checked the sandbox (API v2): can authenticate\n')
+  })
+
+  it('names the environment token that a profile is used with when it fails', async () => {
+    await login(sandbox())
+    const { code, stderr } = await runBare(['auth', 'status'], {
+      env: { CHAMBERCTL_TOKEN: 'revoked' },
+    })
+    expect(code).toBe(4)
+    expect(stderr).toMatch(/^error: profile default with CHAMBERCTL_TOKEN cannot authenticate: /)
   })
 
   it('exits 4 when there is no profile at all', async () => {
@@ -265,19 +364,117 @@ describe('auth status', () => {
     await login(sandbox())
     patchProfile(configDir(), { client_secret: 'revoked' })
     patchToken(configDir(), { expires_at: Date.now() - 1 })
-    const { code, stdout, stderr } = await runBare(['auth', 'status'])
+    const { code, stdout, stderr } = await runBare(['auth', 'status', '-o', 'table'])
     expect(code).toBe(4)
-    expect(tsvColumn(stdout)).toEqual(['default'])
-    expect(lines(stdout)[0]).toMatch(/\texpired$/)
+    expect(stdout).toMatch(/^default \(active\)\n/)
+    expect(stdout).toMatch(/ {2}Token: +expired at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$/)
     expect(stderr).toMatch(/^error: profile default cannot authenticate: .*client authentication/)
   })
 
-  it('exits 4 for a --profile that does not exist, and 5 when its server is down', async () => {
+  it('exits 5 when the server of the active profile is down', async () => {
     await login(sandbox())
-    expect((await runBare(['auth', 'status', '--profile', 'nope'])).code).toBe(4)
     patchProfile(configDir(), { base_url: 'http://127.0.0.1:1/v2' })
     const down = await runBare(['auth', 'status'])
     expect(down.code).toBe(5)
+  })
+})
+
+describe('profiles that do not exist', () => {
+  it.each([
+    ['--profile', ['--profile', 'nope'], {}],
+    ['CHAMBERCTL_PROFILE', [], { CHAMBERCTL_PROFILE: 'nope' }],
+  ])('%s naming none is exit 2 naming those there are', async (_, extra, env) => {
+    await login(sandbox())
+    await login(sandbox(), { extra: ['--profile', 'staging'] })
+    for (const args of [['chambers', 'list'], ['auth', 'status'], ['auth', 'token'], ['logout']]) {
+      const { code, stdout, stderr } = await runBare([...args, ...extra], { env })
+      expect(code, args.join(' ')).toBe(2)
+      expect(stdout).toBe('')
+      expect(lines(stderr)).toEqual([
+        'error: no profile nope: the profiles are default, staging; ' +
+          '`chamberctl login --profile nope` creates it',
+      ])
+    }
+  })
+
+  it('says there are none yet when there are none', async () => {
+    const { code, stderr } = await runBare(['chambers', 'list', '--profile', 'nope'])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^error: no profile nope: there are no profiles yet; /)
+  })
+
+  it('login creates one', async () => {
+    const { code } = await login(sandbox(), { extra: ['--profile', 'new'] })
+    expect(code).toBe(0)
+    expect((await runBare(['chambers', 'list', '--profile', 'new'])).code).toBe(0)
+  })
+})
+
+describe('auth switch', () => {
+  it('makes a profile the active one, kept in the config file', async () => {
+    await login(sandbox())
+    await login(sandbox(), { baseUrl: sandbox().v1, extra: ['--profile', 'old'] })
+    const { code, stdout, stderr } = await runBare(['auth', 'switch', 'old'])
+    expect(code, stderr).toBe(0)
+    expect(stdout).toBe('')
+    expect(stderr).toBe('Switched to profile old\n')
+    if (POSIX) expect(modeOf(configFile(configDir()))).toBe(0o600)
+
+    // Later commands use it: the v1 API answers without v2's fields.
+    const status = await runBare(['auth', 'status', '--json'])
+    expect(JSON.parse(status.stdout)).toEqual([
+      expect.objectContaining({ profile: 'default', active: false }),
+      expect.objectContaining({ profile: 'old', active: true, api_version: 'v1' }),
+    ])
+    expect(status.stderr).toBe(`Checked profile old at ${sandbox().v1}: can authenticate\n`)
+    // A login without --profile logs in to the active profile again.
+    await login(sandbox(), { baseUrl: sandbox().v1 })
+    expect(readProfile(configDir(), 'old').client_secret).toBe(secret())
+  })
+
+  it('is overridden for one command by --profile and CHAMBERCTL_PROFILE', async () => {
+    await login(sandbox())
+    await login(sandbox(), { baseUrl: sandbox().v1, extra: ['--profile', 'old'] })
+    await runBare(['auth', 'switch', 'old'])
+    const activeOf = async (extra: string[], env = {}) => {
+      const { stdout } = await runBare(['auth', 'status', '--json', ...extra], { env })
+      return (JSON.parse(stdout) as { profile: string; active: boolean }[])
+        .filter((record) => record.active)
+        .map((record) => record.profile)
+    }
+    expect(await activeOf(['--profile', 'default'])).toEqual(['default'])
+    expect(await activeOf([], { CHAMBERCTL_PROFILE: 'default' })).toEqual(['default'])
+    expect(await activeOf([])).toEqual(['old'])
+  })
+
+  it('notes a CHAMBERCTL_PROFILE that overrides the switch', async () => {
+    await login(sandbox())
+    await login(sandbox(), { extra: ['--profile', 'old'] })
+    const { code, stderr } = await runBare(['auth', 'switch', 'old'], {
+      env: { CHAMBERCTL_PROFILE: 'default' },
+    })
+    expect(code).toBe(0)
+    expect(lines(stderr)).toEqual([
+      'Switched to profile old',
+      'note: CHAMBERCTL_PROFILE=default is set, and overrides it where it is set',
+    ])
+  })
+
+  it('exits 2 naming the profiles for one that does not exist, changing nothing', async () => {
+    await login(sandbox())
+    const before = readFileSync(configFile(configDir()), 'utf8')
+    const { code, stderr } = await runBare(['auth', 'switch', 'nope'])
+    expect(code).toBe(2)
+    expect(lines(stderr)).toEqual([
+      'error: no profile nope: the profiles are default; `chamberctl login --profile nope` creates it',
+    ])
+    expect(readFileSync(configFile(configDir()), 'utf8')).toBe(before)
+  })
+
+  it('exits 2 without a profile name', async () => {
+    const { code, stderr } = await runBare(['auth', 'switch'])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/missing required argument 'profile'/)
   })
 })
 

@@ -1,0 +1,49 @@
+// `auth status` as a person at an 80-column terminal sees it: every value whole, every line
+// within the width, whatever lengths the profiles hold.
+import { describe, expect, it } from 'vitest'
+import { loginArgs, patchProfile, runMain, useSandbox, useTempDirs } from '../helpers/cli.js'
+import { HAVE_PTY, startPty } from '../helpers/pty.js'
+
+const sandbox = useSandbox()
+const tempDir = useTempDirs('chamberctl-status-')
+
+describe.skipIf(!HAVE_PTY)('auth status in an 80-column pseudo-terminal', () => {
+  it('holds every value whole, on lines that fit', async () => {
+    const dir = tempDir()
+    const env = { CHAMBERCTL_CONFIG_DIR: dir }
+    const stdin = `${sandbox().sandbox.credentials.clientSecret}\n`
+    const name = 'staging.directory-of-chambers-of-commerce'
+    expect((await runMain(loginArgs(sandbox()), { env, stdin })).code).toBe(0)
+    expect((await runMain([...loginArgs(sandbox()), '--profile', name], { env, stdin })).code).toBe(
+      0,
+    )
+    // Only the token is needed for the check, so the client id can be any length.
+    const clientId = `integration-${'x'.repeat(40)}-client`
+    patchProfile(dir, { client_id: clientId }, name)
+
+    const session = startPty(['auth', 'status'], {
+      env: { TERM: 'xterm', HOME: dir, CHAMBERCTL_CONFIG_DIR: dir },
+      columns: 80,
+    })
+    const { code, screen } = await session.exited
+    expect(code, screen).toBe(0)
+    const shown = screen.split(/\r?\n/)
+    for (const line of shown) expect(line.length, line).toBeLessThanOrEqual(80)
+    for (const value of [
+      'default (active)',
+      name,
+      sandbox().v2,
+      clientId,
+      'in the config file (mode 0600)',
+      `Checked profile default at ${sandbox().v2}: can authenticate`,
+    ]) {
+      expect(
+        shown.some((line) => line.includes(value)),
+        value,
+      ).toBe(true)
+    }
+    expect(
+      shown.filter((line) => /^ {2}Token: +valid until \S+Z \(in 60 min\)$/.test(line)),
+    ).toHaveLength(2)
+  })
+})
