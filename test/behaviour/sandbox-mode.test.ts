@@ -98,9 +98,11 @@ describe('--sandbox', () => {
 
   it('answers auth status and auth token', async () => {
     const dir = tempDir()
-    const status = await run(['auth', 'status', '--sandbox'], dir)
+    const status = await run(['auth', 'status', '--sandbox', '--json'], dir)
     expect(status.code).toBe(0)
-    expect(status.stdout).toMatch(/^\(sandbox\)\ttrue\t/)
+    // One record per profile: there are none, and the sandbox's credentials are no profile's.
+    expect(JSON.parse(status.stdout)).toEqual([])
+    expect(status.stderr).toBe('Checked the sandbox (API v2): can authenticate\n')
     const token = await run(['auth', 'token', '--sandbox'], dir)
     expect(token.code).toBe(0)
     expect(token.stdout).toMatch(/^sbx_v2_\S+\n$/)

@@ -66,7 +66,7 @@ describe('without a D-Bus session (a headless machine)', () => {
     expect(status.code).toBe(0)
     expect(JSON.parse(status.stdout)[0]).toMatchObject({
       profile: 'default',
-      secret: 'config file',
+      secret_storage: 'config_file',
     })
     // Said at login only: later commands, even one that uses the secret, stay quiet about it.
     patchToken(dir, { expires_at: Date.now() - 1 })
@@ -128,7 +128,7 @@ describe.skipIf(secretServiceMissing !== undefined)(
       for (const text of filesUnder(dir)) expect(text).not.toContain(secret())
 
       const status = await runCli(['auth', 'status', '--json'], { configDir: dir, env: bus() })
-      expect(JSON.parse(status.stdout)[0]).toMatchObject({ secret: 'keyring' })
+      expect(JSON.parse(status.stdout)[0]).toMatchObject({ secret_storage: 'keyring' })
     })
 
     it('a valid cached token needs no keyring; an expired one is renewed with the keyring secret', async () => {

@@ -110,9 +110,9 @@ describe('login, auth status, logout', () => {
       sandbox().v2,
       'v2',
       clientId,
-      'config file',
+      'config_file',
     ])
-    expect(status.stderr).toBe('Profile default can authenticate\n')
+    expect(status.stderr).toBe(`Checked profile default at ${sandbox().v2}: can authenticate\n`)
 
     const list = await runCli(['chambers', 'list', '--limit', '3'], { configDir })
     expect(tsvColumn(list.stdout)).toEqual(CHAMBER_IDS.slice(0, 3))
