@@ -63,7 +63,7 @@ __chamberctl_options() {
 }
 
 # How the value of option $2 of command path $1 is completed, in REPLY: '' when it takes no
-# value, else none, files, chamber-ids, or 'choices VALUE...'.
+# value, else none, files, chamber-ids, profiles, or 'choices VALUE...'.
 __chamberctl_option_value() {
   case "$1|$2" in
     'login|--client-id') REPLY=none ;;
@@ -115,7 +115,7 @@ __chamberctl_option_value() {
     'sandbox|--client-secret') REPLY=none ;;
     'sandbox|--latency') REPLY=none ;;
     'sandbox|--fail-rate') REPLY=none ;;
-    *'|--profile') REPLY=none ;;
+    *'|--profile') REPLY=profiles ;;
     *'|--base-url') REPLY=none ;;
     *'|-o' | *'|--output') REPLY='choices table tsv json ndjson csv' ;;
     *'|--fields') REPLY=none ;;
@@ -128,7 +128,7 @@ __chamberctl_option_value() {
 # How argument $2 (from 0) of command path $1 is completed, in REPLY, as for an option's value.
 __chamberctl_argument() {
   case "$1|$2" in
-    'auth switch|0') REPLY=files ;;
+    'auth switch|0') REPLY=profiles ;;
     'chambers get|0') REPLY=chamber-ids ;;
     'members list|0') REPLY=chamber-ids ;;
     'members add|0') REPLY=chamber-ids ;;
@@ -166,6 +166,11 @@ __chamberctl_values() {
       while IFS=$'\t' read -r value _; do
         [[ -n $value && $value == "$cur"* ]] && COMPREPLY+=("$pre$value")
       done < <(command chamberctl "${pass[@]}" __complete chamber-ids 2>/dev/null)
+      ;;
+    profiles)
+      while IFS= read -r value; do
+        [[ -n $value && $value == "$cur"* ]] && COMPREPLY+=("$pre$value")
+      done < <(command chamberctl __complete profiles 2>/dev/null)
       ;;
   esac
 }

@@ -226,9 +226,14 @@ function __chamberctl_chamber_ids
     command chamberctl $pass __complete chamber-ids 2>/dev/null
 end
 
+# Lines of `chamberctl __complete profiles` are profile names.
+function __chamberctl_profiles
+    command chamberctl __complete profiles 2>/dev/null
+end
+
 complete -c chamberctl -f
 complete -c chamberctl -s V -l version -d 'print the version'
-complete -c chamberctl -l profile -x -d 'named profile (env CHAMBERCTL_PROFILE) (default: the one `auth switch` chose, else "default")'
+complete -c chamberctl -l profile -x -a '(__chamberctl_profiles)' -d 'named profile (env CHAMBERCTL_PROFILE) (default: the one `auth switch` chose, else "default")'
 complete -c chamberctl -l base-url -x -d 'API base URL ending in /v1 or /v2 (env CHAMBERCTL_BASE_URL)'
 complete -c chamberctl -l sandbox -d 'run against an embedded sandbox (env CHAMBERCTL_SANDBOX=v2 or v1)'
 complete -c chamberctl -s o -l output -x -a 'table tsv json ndjson csv' -d 'output format: table, tsv, json, ndjson, csv (default: table on a terminal, tsv in a pipe)'
@@ -268,7 +273,7 @@ complete -c chamberctl -n "__chamberctl_at 'auth' 0" -a status -d 'show the prof
 complete -c chamberctl -n "__chamberctl_at 'auth' 0" -a switch -d 'make a profile the active one (--profile overrides it for one command)'
 complete -c chamberctl -n "__chamberctl_at 'auth' 0" -a token -d 'print a valid access token (refreshed if needed)'
 
-complete -c chamberctl -n "__chamberctl_at 'auth switch' 0" -F
+complete -c chamberctl -n "__chamberctl_at 'auth switch' 0" -a '(__chamberctl_profiles)'
 
 complete -c chamberctl -n "__chamberctl_at 'chambers' 0" -a list -d 'list chambers'
 complete -c chamberctl -n "__chamberctl_at 'chambers' 0" -a get -d 'show every field of one chamber'

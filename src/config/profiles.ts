@@ -52,8 +52,12 @@ const ACTIVE_KEY = 'active_profile'
 const STRING_FIELDS = ['base_url', 'client_id', 'client_secret', 'keyring_account'] as const
 const KEPT_BY_FORGET = ['base_url', 'client_id'] as const
 
+export function isProfileName(name: string): boolean {
+  return PROFILE_NAME.test(name)
+}
+
 export function assertProfileName(name: string): string {
-  if (!PROFILE_NAME.test(name)) {
+  if (!isProfileName(name)) {
     throw new UsageError(
       `invalid profile name ${JSON.stringify(name)}: use 1 to 64 letters, digits, '_', '.' or '-'`,
     )

@@ -1,6 +1,8 @@
 // Completion as a user gets it: the shipped scripts run in bash (COMP_* variables set by hand),
 // zsh (a pseudo-terminal) and fish (`complete -C`), with chamber ids coming from the built CLI
 // against a sandbox in this process.
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CHAMBER_IDS, credentialsEnv, loginArgs, useSandbox, useTempDirs } from '../helpers/cli.js'
 import { runCli } from '../helpers/run-cli.js'
@@ -11,6 +13,14 @@ const sandbox = useSandbox()
 const tempDir = useTempDirs('chamberctl-completion-')
 
 const FORMATS = ['table', 'tsv', 'json', 'ndjson', 'csv']
+
+// A config directory with three profiles, and one whose name (hand-edited) no command accepts.
+function withProfiles(): ShellRun {
+  const configDir = tempDir()
+  const profiles = { work: {}, 'home.lab': {}, default: {}, 'not a name;rm': {} }
+  writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 })
+  return { pathDir: wrapperDir(tempDir()), env: { CHAMBERCTL_CONFIG_DIR: configDir } }
+}
 
 // The built CLI on PATH as `chamberctl`, the sandbox's credentials, a private config directory.
 function withSandboxEnv(env: NodeJS.ProcessEnv = credentialsEnv(sandbox())): ShellRun {
@@ -51,7 +61,6 @@ describe('bash', () => {
   it('options that take a file complete to file names', async () => {
     const dir = tempDir()
     const prefix = `${dir}/`
-    const { writeFileSync } = await import('node:fs')
     writeFileSync(`${dir}/chambers.json`, '{}')
     expect(await bashComplete(`chamberctl chambers create --from-file ${prefix}ch`)).toEqual([
       `${dir}/chambers.json`,
@@ -89,6 +98,26 @@ describe('bash', () => {
     expect(await bashComplete('chamberctl members list --profile=other ', run)).toEqual(CHAMBER_IDS)
   })
 
+  it.each([
+    ['chamberctl --profile ', ['default', 'home.lab', 'work']],
+    ['chamberctl chambers list --profile w', ['work']],
+    ['chamberctl auth switch ', ['default', 'home.lab', 'work']],
+    ['chamberctl auth switch h', ['home.lab']],
+  ])('%j offers the profile names → %j', async (line, expected) => {
+    expect(await bashComplete(line, withProfiles())).toEqual(expected)
+  })
+
+  it('--profile=<TAB>, split at "=" as bash does, completes the profile name alone', async () => {
+    const words = ['chamberctl', 'logout', '--profile', '=', 'd']
+    expect(
+      await bashComplete('chamberctl logout --profile=d', { ...withProfiles(), words }),
+    ).toEqual(['default'])
+  })
+
+  it('offers no profile names when there are none', async () => {
+    expect(await bashComplete('chamberctl auth switch ', withSandboxEnv())).toEqual([])
+  })
+
   it('passes --base-url on, rejoining the pieces bash splits at ":"', async () => {
     const { CHAMBERCTL_CLIENT_ID, CHAMBERCTL_CLIENT_SECRET } = credentialsEnv(sandbox())
     const run = withSandboxEnv({ CHAMBERCTL_CLIENT_ID, CHAMBERCTL_CLIENT_SECRET })
@@ -117,6 +146,17 @@ describe.skipIf(!hasShell('zsh'))('zsh', () => {
   it('`chamberctl chambers get <TAB>` completes the chamber ids from the server', async () => {
     expect(await zshComplete('chamberctl chambers get ', withSandboxEnv())).toEqual(CHAMBER_IDS)
   })
+
+  it.each(['chamberctl auth switch ', 'chamberctl --profile '])(
+    '%j offers the profile names',
+    async (line) => {
+      expect((await zshComplete(line, withProfiles())).sort()).toEqual([
+        'default',
+        'home.lab',
+        'work',
+      ])
+    },
+  )
 })
 
 describe.skipIf(!hasShell('fish'))('fish', () => {
@@ -138,4 +178,15 @@ describe.skipIf(!hasShell('fish'))('fish', () => {
     expect(values(entries).sort()).toEqual(CHAMBER_IDS)
     expect(entries.every((entry) => /^ch_\d{4}\t\S/.test(entry))).toBe(true)
   })
+
+  it.each(['chamberctl auth switch ', 'chamberctl members list --profile '])(
+    '%j offers the profile names',
+    async (line) => {
+      expect(values(await fishComplete(line, withProfiles())).sort()).toEqual([
+        'default',
+        'home.lab',
+        'work',
+      ])
+    },
+  )
 })

@@ -85,7 +85,7 @@ ${optionCases.join('\n')}
 }
 
 # How the value of option $2 of command path $1 is completed, in REPLY: '' when it takes no
-# value, else none, files, chamber-ids, or 'choices VALUE...'.
+# value, else none, files, chamber-ids, profiles, or 'choices VALUE...'.
 ${h}_option_value() {
   case "$1|$2" in
 ${valueCases.join('\n')}
@@ -124,6 +124,11 @@ ${h}_values() {
       while IFS=$'\\t' read -r value _; do
         [[ -n $value && $value == "$cur"* ]] && COMPREPLY+=("$pre$value")
       done < <(command ${name} "\${pass[@]}" __complete chamber-ids 2>/dev/null)
+      ;;
+    profiles)
+      while IFS= read -r value; do
+        [[ -n $value && $value == "$cur"* ]] && COMPREPLY+=("$pre$value")
+      done < <(command ${name} __complete profiles 2>/dev/null)
       ;;
   esac
 }

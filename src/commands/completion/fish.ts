@@ -148,6 +148,11 @@ function ${h}_chamber_ids
     command ${name} $pass __complete chamber-ids 2>/dev/null
 end
 
+# Lines of \`${name} __complete profiles\` are profile names.
+function ${h}_profiles
+    command ${name} __complete profiles 2>/dev/null
+end
+
 ${lines.join('\n')}
 `
 }
@@ -174,6 +179,8 @@ function argumentValues(complete: ValueCompletion, h: string): string | undefine
       return '-F'
     case 'chamber-ids':
       return `-a ${quote(`(${h}_chamber_ids)`)}`
+    case 'profiles':
+      return `-a ${quote(`(${h}_profiles)`)}`
     case 'choices':
       return `-a ${quote(complete.values.join(' '))}`
   }

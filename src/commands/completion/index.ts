@@ -22,12 +22,16 @@ export function registerCompletion(program: Command, ctx: Context): void {
   program
     .command('__complete', { hidden: true })
     .description('values for the completion scripts, one per line')
-    .argument('[what]', 'chamber-ids')
+    .argument('[what]', 'chamber-ids or profiles')
     .allowExcessArguments()
     .allowUnknownOption()
     .action(async (what: string | undefined) => {
-      if (what !== 'chamber-ids') return
-      const { chamberIds } = await import('./chamber-ids.js')
-      await chamberIds(ctx)
+      if (what === 'chamber-ids') {
+        const { chamberIds } = await import('./chamber-ids.js')
+        await chamberIds(ctx)
+      } else if (what === 'profiles') {
+        const { profileNames } = await import('./profiles.js')
+        await profileNames(ctx)
+      }
     })
 }

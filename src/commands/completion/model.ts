@@ -11,6 +11,8 @@ export type ValueCompletion =
   | { kind: 'files' }
   // Asked of `chamberctl __complete chamber-ids` at completion time.
   | { kind: 'chamber-ids' }
+  // Asked of `chamberctl __complete profiles`: the names of the profiles in the config directory.
+  | { kind: 'profiles' }
 
 export type OptionSpec = {
   long?: string
@@ -110,6 +112,7 @@ function optionValue(option: Option, name: string, path: string[]): ValueComplet
   // .choices(), so its values come from the list that validation uses.
   if (path.length === 0 && option.long === '--output') return choices(OUTPUT_FORMATS)
   if (option.long === '--hq-id') return { kind: 'chamber-ids' }
+  if (option.long === '--profile') return { kind: 'profiles' }
   return /file/i.test(name) ? { kind: 'files' } : { kind: 'none' }
 }
 
@@ -130,6 +133,7 @@ function argumentValue(argument: Argument, path: string[]): ValueCompletion {
   if (name === 'chamber-id' || (name === 'id' && path[0] === 'chambers')) {
     return { kind: 'chamber-ids' }
   }
+  if (name === 'profile') return { kind: 'profiles' }
   return /file/i.test(name) ? { kind: 'files' } : { kind: 'none' }
 }
 

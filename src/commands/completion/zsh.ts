@@ -99,6 +99,13 @@ ${fn}_chamber_ids() {
   _describe -t chamber-ids 'chamber id' ids
 }
 
+# Lines of \`${name} __complete profiles\` are profile names.
+${fn}_profiles() {
+  local -a names
+  names=(\${(f)"$(command ${name} __complete profiles 2>/dev/null)"})
+  _describe -t profiles 'profile' names
+}
+
 if [[ $funcstack[1] == ${fn} ]]; then
   # Autoloaded from $fpath: this file is the body of ${fn}, run by the first TAB.
   ${fn} "$@"
@@ -128,7 +135,7 @@ function argumentSpec(argument: ArgumentSpec, index: number, fn: string): string
   return quote(`${position}:${escapeColon(argument.name)}:${action(argument.complete, fn)}`)
 }
 
-// fn is the script's main function; its helper for chamber ids is named after it.
+// fn is the script's main function; its helpers for chamber ids and profiles are named after it.
 function action(complete: ValueCompletion, fn: string): string {
   switch (complete.kind) {
     case 'none':
@@ -138,6 +145,8 @@ function action(complete: ValueCompletion, fn: string): string {
       return '_files'
     case 'chamber-ids':
       return `${fn}_chamber_ids`
+    case 'profiles':
+      return `${fn}_profiles`
     case 'choices':
       return `(${complete.values.map(escapeColon).join(' ')})`
   }
