@@ -245,7 +245,7 @@ complete -c chamberctl -l no-color -d 'no colour (also NO_COLOR; FORCE_COLOR for
 complete -c chamberctl -l no-input -d 'never prompt; a missing value is an error (also CI=true)'
 complete -c chamberctl -s y -l yes -d 'skip confirmations'
 complete -c chamberctl -l debug -d 'trace HTTP requests on stderr, secrets redacted (env CHAMBERCTL_DEBUG=1)'
-complete -c chamberctl -l timeout -x -d 'per-request timeout (env CHAMBERCTL_TIMEOUT) (default: 30)'
+complete -c chamberctl -l timeout -x -d 'per-attempt timeout, connecting included; 0 for none (env CHAMBERCTL_TIMEOUT) (default: 30)'
 complete -c chamberctl -l insecure-http -d 'allow credentials over plain HTTP to a host that is not loopback (env CHAMBERCTL_INSECURE_HTTP=1)'
 complete -c chamberctl -s q -l quiet -d 'no progress and no informational lines on stderr'
 complete -c chamberctl -s h -l help -d 'show help'

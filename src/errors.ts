@@ -51,6 +51,7 @@ const API_EXIT_CODES: Record<string, ExitCode> = {
   not_found: ExitCode.notFound,
   validation_failed: ExitCode.usage,
   connection_failed: ExitCode.network,
+  connection_lost: ExitCode.network,
   timeout: ExitCode.network,
   unknown_outcome: ExitCode.network,
 }

@@ -4,13 +4,15 @@ import type { Dispatcher } from 'undici'
 import type * as z from 'zod/mini'
 import type { AnswerRecord, Page, TokenAnswer } from './answers.js'
 import { answerRecord, listAnswer, pageOf, tokenAnswer } from './answers.js'
-import type { ApiVersion, ChamberCreate, MemberCreate } from './schemas.js'
-import { API_VERSIONS } from './schemas.js'
+import type { ChamberCreate, MemberCreate } from './schemas.js'
+import { apiVersionOf } from './base-url.js'
 import { pathSegment } from './paths.js'
 import { parseAnswer } from './responses.js'
 import type { TokenSource } from './transport.js'
 import { Transport } from './transport.js'
-import { Agent } from './undici.js'
+import { proxiesFor } from './proxy.js'
+import type { ProxyEnv } from './proxy.js'
+import { createHttpAgent } from './undici.js'
 
 export type ClientOptions = {
   baseUrl: string
@@ -19,6 +21,9 @@ export type ClientOptions = {
   dispatcher?: Dispatcher
   // The connection limit of the dispatcher made when none is given.
   connections?: number
+  // Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read, for the dispatcher made when none is
+  // given (none: no proxy).
+  proxyEnv?: ProxyEnv
   tokens?: TokenSource
   trace?: (line: string) => void
   sleep?: (ms: number) => Promise<void>
@@ -37,36 +42,25 @@ export type EventListParams = PageParams & {
 
 export type Client = ReturnType<typeof createClient>
 
-// The version is the base URL's last path segment (spec §9).
-export function apiVersionOf(baseUrl: string): ApiVersion | undefined {
-  let path: string
-  try {
-    path = new URL(baseUrl).pathname
-  } catch {
-    return undefined
-  }
-  const last = path.replace(/\/+$/, '').split('/').pop()
-  return API_VERSIONS.find((version) => version === last)
-}
-
 // The largest --concurrency of the bulk commands.
 const MAX_CONNECTIONS = 64
-
-// At most `connections` connections, which should be the most requests in flight at once: with
-// no limit, undici opens a new connection for a request sent just as an answer arrives, for it
-// gives a connection back only one event loop turn after its answer, so 8 workers sending one
-// request after another end up on 16 connections.
-export function createDispatcher(connections = MAX_CONNECTIONS): Dispatcher {
-  return new Agent({ keepAliveTimeout: 10_000, connections })
-}
+export const DEFAULT_TIMEOUT_MS = 30_000
 
 export function createClient(options: ClientOptions) {
-  const dispatcher = options.dispatcher ?? createDispatcher(options.connections)
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const agent = options.dispatcher
+    ? undefined
+    : createHttpAgent({
+        connections: options.connections ?? MAX_CONNECTIONS,
+        connectTimeoutMs: timeoutMs,
+        proxy: options.proxyEnv && proxiesFor(options.baseUrl, options.proxyEnv),
+      })
+  const dispatcher = options.dispatcher ?? agent!.dispatcher
   const transport = new Transport({
     baseUrl: options.baseUrl,
     dispatcher,
     userAgent: options.userAgent,
-    timeoutMs: options.timeoutMs ?? 30_000,
+    timeoutMs,
     tokens: options.tokens,
     trace: options.trace,
     sleep: options.sleep,
@@ -135,8 +129,9 @@ export function createClient(options: ClientOptions) {
         }),
     },
 
+    // The command is done: what is still in flight was abandoned (see HttpAgent).
     async close(): Promise<void> {
-      if (!options.dispatcher) await dispatcher.close()
+      await agent?.destroy()
     },
   }
 }

@@ -13,7 +13,12 @@ export type ApiErrorCode =
   | 'rate_limited' // 429 after the last attempt
   | 'server_error' // 5xx
   | 'unexpected_response' // a body or status the client cannot use
-  | 'connection_failed'
+  | 'answer_too_large' // past MAX_ANSWER_BYTES, not read further
+  | 'not_http' // what came back is not an HTTP answer
+  | 'malformed_answer' // headers or content-encoding that cannot be read
+  | 'invalid_request' // a request undici refuses to write (nothing was sent)
+  | 'connection_failed' // no connection was made: nothing was sent
+  | 'connection_lost' // the connection broke after the request left: a GET is retried
   | 'timeout'
   | 'unknown_outcome' // a request that changes something may have been applied: no answer came
   | 'not_configured' // no base URL or credentials to use

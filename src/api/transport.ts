@@ -1,8 +1,10 @@
 // One HTTP exchange with the API, composed once: user agent, bearer auth with one refresh on 401,
 // per-attempt timeout, retries for safe requests (contract §5) and a redacted debug trace.
 import type { Dispatcher } from 'undici'
-import { RequestTimeout, request } from './undici.js'
+import { MAX_TIMER_MS, request } from './undici.js'
+import type { ExchangeError } from './undici.js'
 import { ApiError, excerpt } from './errors.js'
+import type { ApiErrorCode } from './errors.js'
 import { errorFromResponse } from './responses.js'
 import type { Answer } from './responses.js'
 import { REDACTED, redactText, redactUrl } from './redact.js'
@@ -44,6 +46,9 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPT
 
 export const MAX_ATTEMPTS = 3
 const RETRY_STATUSES = new Set([429, 502, 503, 504])
+// Failures to get an answer that another attempt may not meet.
+const RETRY_CODES = new Set<ApiErrorCode>(['connection_failed', 'connection_lost', 'timeout'])
+export const ACCEPT_ENCODING = 'gzip, deflate, br'
 const GATEWAY_LOST_ANSWER = new Set([502, 504])
 const BACKOFF_BASE_MS = 300
 const RETRY_AFTER_CAP_MS = 60_000
@@ -85,6 +90,16 @@ export class Transport {
         { status: answer.status, excerpt: excerpt(answer.text) },
       )
     }
+    // Redirects are not followed (a token must not travel to wherever one points): say where.
+    const location = answer.headers.location
+    if (answer.status >= 300 && answer.status < 400 && location) {
+      return new ApiError(
+        'unexpected_response',
+        `HTTP ${answer.status} from the server: redirected to ${String(location)}, which ` +
+          'chamberctl does not follow (is the base URL right?)',
+        { status: answer.status },
+      )
+    }
     return errorFromResponse(answer.status, answer.text, { token: exchange.auth === false })
   }
 
@@ -107,7 +122,8 @@ export class Transport {
       try {
         answer = await this.attempt(exchange, token, attempt)
       } catch (error) {
-        if (!(error instanceof ApiError) || !retryable || attempt >= MAX_ATTEMPTS) throw error
+        const again = error instanceof ApiError && RETRY_CODES.has(error.code)
+        if (!again || !retryable || attempt >= MAX_ATTEMPTS) throw error
         await this.sleep(this.backoff(attempt))
         continue
       }
@@ -131,6 +147,7 @@ export class Transport {
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent,
       accept: 'application/json',
+      'accept-encoding': ACCEPT_ENCODING,
       ...exchange.headers,
     }
     if (token) headers.authorization = `Bearer ${token}`
@@ -164,28 +181,75 @@ export class Transport {
       trace(String(response.statusCode), response.text)
       return { status: response.statusCode, headers: response.headers, text: response.text }
     } catch (error) {
-      const timedOut = error instanceof RequestTimeout
-      trace(timedOut ? 'timeout' : `failed: ${describe(error)}`)
-      const where = target.host
-      const seconds = this.options.timeoutMs / 1000
-      // A request that changes something and may have reached the server: whether it was
-      // applied cannot be known, and saying "cannot reach" would invite a duplicate.
-      if (!isRetryable(exchange) && !neverSent(error)) {
-        const what = timedOut ? `within ${seconds} s` : `(${describe(error)})`
-        throw new ApiError(
+      const failed = error as ExchangeError
+      trace(failed.kind === 'timeout' ? 'timeout' : `failed: ${reason(failed)}`)
+      throw this.failed(exchange, target, failed)
+    }
+  }
+
+  // What an exchange that got no usable answer means (contract §5): "cannot reach" only when no
+  // connection was made; a request that changes something and may have reached the server has
+  // an unknown outcome; an answer that is not HTTP, too large or malformed is what it is.
+  private failed(exchange: Exchange, target: URL, error: ExchangeError): ApiError {
+    const where = target.host
+    const changes = !isRetryable(exchange)
+    const options = { cause: error }
+    if (error.kind === 'invalid') {
+      return new ApiError(
+        'invalid_request',
+        `cannot send ${exchange.method} ${target.pathname}: ${error.message}`,
+        options,
+      )
+    }
+    if (!error.sent) {
+      const why =
+        error.kind === 'timeout' ? `no connection within ${this.seconds} s` : reason(error)
+      const unsent = changes ? ` (${exchange.method} ${target.pathname} was not sent)` : ''
+      return new ApiError(
+        error.kind === 'timeout' ? 'timeout' : 'connection_failed',
+        `cannot reach ${where}: ${why}${unsent}`,
+        options,
+      )
+    }
+    if (error.kind === 'timeout' || error.kind === 'network') {
+      const what = error.kind === 'timeout' ? `within ${this.seconds} s` : `(${reason(error)})`
+      // Whether it was applied cannot be known, and saying "cannot reach" would invite a
+      // duplicate.
+      if (changes) {
+        return new ApiError(
           'unknown_outcome',
           `no answer from ${where} ${what} after sending ${exchange.method} ${target.pathname}: ` +
             UNKNOWN_OUTCOME,
-          { cause: error },
+          options,
         )
       }
-      throw timedOut
-        ? new ApiError('timeout', `no answer from ${where} within ${seconds} s`, { cause: error })
-        : new ApiError('connection_failed', `cannot reach ${where}: ${describe(error)}`, {
-            cause: error,
-          })
+      return error.kind === 'timeout'
+        ? new ApiError('timeout', `no answer from ${where} ${what}`, options)
+        : new ApiError(
+            'connection_lost',
+            `the connection to ${where} was lost before its answer ${what}`,
+            options,
+          )
     }
+    const [code, describe] = ANSWER_FAILURES[error.kind]
+    const applied = changes ? `; ${UNKNOWN_OUTCOME}` : ''
+    return new ApiError(code, `${describe(where, error.message)}${applied}`, options)
   }
+
+  private get seconds(): number {
+    return Math.min(this.options.timeoutMs, MAX_TIMER_MS) / 1000
+  }
+}
+
+// The answers that came but cannot be used: exit 1, never retried.
+const ANSWER_FAILURES: Record<
+  'too_large' | 'not_http' | 'bad_headers' | 'bad_encoding',
+  [ApiErrorCode, (where: string, said: string) => string]
+> = {
+  too_large: ['answer_too_large', (where, said) => `${said} (from ${where}); reading stopped`],
+  not_http: ['not_http', (where, said) => `not an HTTP answer from ${where}: ${said}`],
+  bad_headers: ['malformed_answer', (where, said) => `malformed headers from ${where}: ${said}`],
+  bad_encoding: ['malformed_answer', (where, said) => `${said} (from ${where})`],
 }
 
 // Retry-After is seconds or an HTTP date; capped so a hostile value cannot stall a script.
@@ -203,31 +267,9 @@ function isRetryable(exchange: Exchange): boolean {
   return exchange.method === 'GET' || exchange.idempotent === true
 }
 
-// Failures that happen before a connection exists, so no byte of the request left: the name was
-// not found, the port refused, the connection or the TLS handshake failed.
-const BEFORE_SENDING = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'CERT_HAS_EXPIRED',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-])
-
-function neverSent(error: unknown): boolean {
-  const codes = [error, (error as { cause?: unknown }).cause].map(
-    (e) => (e as { code?: unknown } | undefined)?.code,
-  )
-  return codes.some((code) => typeof code === 'string' && BEFORE_SENDING.has(code))
-}
-
-function describe(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause
-  const code = (error as { code?: string }).code
-  return cause?.code ?? cause?.message ?? code ?? (error as Error).message ?? String(error)
+// The error's message with its code, where the message does not say it: "connect ECONNREFUSED
+// 127.0.0.1:3128" names the address that refused (a proxy's, when one is used).
+function reason(error: ExchangeError): string {
+  const { code, message } = error
+  return code === undefined || message.includes(code) ? message : `${message} (${code})`
 }

@@ -90,8 +90,7 @@ async function report(error: unknown, io: IO, ctx: Context): Promise<number> {
     width,
   })
   if (ctx.globals.debug && error instanceof Error && error.stack) {
-    const { mapStack } = await import('../io/stack.js')
-    io.err.write(`${ctx.secrets.redact(mapStack(error.stack))}\n`)
+    io.err.write(`${ctx.secrets.redact(error.stack)}\n`)
   }
   return described.exitCode
 }

@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import v8 from 'node:v8'
 import { TokenManager } from '../api/auth.js'
 import type { CachedToken } from '../api/auth.js'
-import { apiVersionOf, createClient, requestToken } from '../api/client.js'
+import { checkBaseUrl } from '../api/base-url.js'
+import { createClient, requestToken } from '../api/client.js'
 import type { Client, ClientOptions } from '../api/client.js'
 import { ApiError } from '../api/errors.js'
 import { plainHttpHost } from '../api/plain-http.js'
@@ -51,11 +52,9 @@ export function clientFor(
   connection: Connection,
   transport: Pick<ClientOptions, 'dispatcher' | 'connections' | 'sleep'> = {},
 ): Client {
-  if (!apiVersionOf(connection.baseUrl)) {
-    throw new UsageError(
-      `base URL ${connection.baseUrl} must be an http(s) URL ending in /v1 or /v2`,
-    )
-  }
+  // Every connection passes here: a profile's base URL, the login prompt's, the sandbox's (the
+  // flag and CHAMBERCTL_BASE_URL were checked with the global options already).
+  checkBaseUrl(connection.baseUrl)
   const { clientId, clientSecret } = connection
   if (clientSecret || connection.cached) refuseInsecure(ctx, connection.baseUrl)
   // A secret still in the keyring is added once read.
@@ -80,6 +79,7 @@ export function clientFor(
     baseUrl: connection.baseUrl,
     userAgent: `chamberctl/${VERSION}`,
     timeoutMs: ctx.globals.timeoutMs,
+    proxyEnv: ctx.io.env,
     tokens,
     trace: ctx.globals.debug
       ? (line) => ctx.io.err.write(`debug: ${ctx.secrets.redact(line)}\n`)
@@ -162,7 +162,8 @@ export async function resolveConnection(ctx: Context): Promise<Connection> {
   const name = store?.select(ctx.globals.profile) ?? ''
   const profile: Profile | undefined = store?.get(name)
 
-  const baseUrl = ctx.globals.baseUrl ?? profile?.base_url
+  const baseUrl =
+    ctx.globals.baseUrl ?? (profile?.base_url && checkBaseUrl(profile.base_url, `profile ${name}`))
   if (!baseUrl) throw new ApiError('not_configured', LOGIN_HINT)
   const sameOrigin =
     profile?.base_url !== undefined && originOf(profile.base_url) === originOf(baseUrl)

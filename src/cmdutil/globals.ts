@@ -1,6 +1,7 @@
 // The global options of contract §1: declared once on the program, resolved once (flags > env)
 // before any command runs.
 import type { Command } from 'commander'
+import { checkBaseUrl } from '../api/base-url.js'
 import { API_VERSIONS } from '../api/constants.js'
 import type { ApiVersion } from '../api/constants.js'
 import { colorEnabled } from '../io/color.js'
@@ -8,7 +9,7 @@ import { OUTPUT_FORMATS, chooseFormat, parseFields } from '../io/format.js'
 import type { IO } from '../io/streams.js'
 import type { Globals } from './context.js'
 import { UsageError } from '../errors.js'
-import { positiveNumber } from './parse.js'
+import { seconds } from './parse.js'
 
 export const DEFAULT_TIMEOUT_SECONDS = 30
 
@@ -70,8 +71,8 @@ export function declareGlobals(program: Command): Command {
     .option('--debug', 'trace HTTP requests on stderr, secrets redacted (env CHAMBERCTL_DEBUG=1)')
     .option(
       '--timeout <seconds>',
-      `per-request timeout (env CHAMBERCTL_TIMEOUT) (default: ${DEFAULT_TIMEOUT_SECONDS})`,
-      positiveNumber,
+      `per-attempt timeout, connecting included; 0 for none (env CHAMBERCTL_TIMEOUT) (default: ${DEFAULT_TIMEOUT_SECONDS})`,
+      seconds,
     )
     .option(
       '--insecure-http',
@@ -93,7 +94,7 @@ export function resolveGlobals(flags: GlobalFlags, io: IO): Globals {
   }
   return {
     profile: flags.profile ?? nonEmpty(env.CHAMBERCTL_PROFILE),
-    baseUrl: flags.baseUrl ?? (sandbox ? undefined : nonEmpty(env.CHAMBERCTL_BASE_URL)),
+    baseUrl: baseUrlOf(flags.baseUrl, sandbox ? undefined : nonEmpty(env.CHAMBERCTL_BASE_URL)),
     sandbox,
     format,
     formatChosen: flags.output !== undefined || flags.json === true || flags.jq !== undefined,
@@ -116,6 +117,11 @@ export async function compileGlobals(flags: GlobalFlags, globals: Globals): Prom
   return { ...globals, jq: await compileJq(flags.jq) }
 }
 
+function baseUrlOf(flag: string | undefined, env: string | undefined): string | undefined {
+  if (flag !== undefined) return checkBaseUrl(flag, '--base-url')
+  return env === undefined ? undefined : checkBaseUrl(env, 'CHAMBERCTL_BASE_URL')
+}
+
 function sandboxVersion(flag: boolean, env: string | undefined): ApiVersion | undefined {
   const value = nonEmpty(env)?.toLowerCase()
   if (value === undefined) return flag ? 'v2' : undefined
@@ -126,11 +132,13 @@ function sandboxVersion(flag: boolean, env: string | undefined): ApiVersion | un
 
 function envTimeout(value: string | undefined): number {
   if (nonEmpty(value) === undefined) return DEFAULT_TIMEOUT_SECONDS
-  const seconds = Number(value)
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new UsageError(`CHAMBERCTL_TIMEOUT must be a positive number of seconds, not "${value}"`)
+  const n = Number(value)
+  if (!Number.isFinite(n) || n < 0) {
+    throw new UsageError(
+      `CHAMBERCTL_TIMEOUT must be a number of seconds (0 for none), not "${value}"`,
+    )
   }
-  return seconds
+  return n
 }
 
 function isCI(env: NodeJS.ProcessEnv): boolean {

@@ -23,10 +23,11 @@ export function fraction(value: string): number {
   return n
 }
 
-export function positiveNumber(value: string): number {
+// A number of seconds, 0 included (--timeout 0: no limit).
+export function seconds(value: string): number {
   const n = Number(value)
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) {
-    throw new InvalidArgumentError('expected a positive number')
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) {
+    throw new InvalidArgumentError('expected a number of seconds (0 for none)')
   }
   return n
 }

@@ -175,7 +175,9 @@ describe('exit 5: network', () => {
     expect(clock.waits[0]).toBeLessThanOrEqual(300)
     expect(clock.waits[1]).toBeLessThanOrEqual(600)
     expect(stdout).toBe('')
-    expect(stderr).toMatch(/^error: cannot reach 127\.0\.0\.1:\d+: ECONNREFUSED$/m)
+    expect(stderr).toMatch(
+      /^error: cannot reach 127\.0\.0\.1:\d+: connect ECONNREFUSED 127\.0\.0\.1:\d+$/m,
+    )
     expect(stderr.match(/^debug: POST .* → failed/gm)).toHaveLength(3)
   })
 

@@ -97,11 +97,13 @@ describe('a single create with no answer', () => {
     expect(listener!.requests).toHaveLength(1)
   })
 
-  it('a GET that loses its connection is retried and reported as unreachable, not unknown', async () => {
+  // It was reached: "cannot reach" is said only when no connection was made (contract §5).
+  it('a GET that loses its connection is retried and reported as lost, not unknown', async () => {
     await serve(() => 'drop')
     const { code, stderr } = await run(['chambers', 'get', 'ch_0001'])
     expect(code).toBe(5)
-    expect(stderr).toMatch(/cannot reach/)
+    expect(stderr).toMatch(/the connection to 127\.0\.0\.1:\d+ was lost before its answer/)
+    expect(stderr).not.toMatch(/cannot reach/)
     expect(stderr).not.toContain(UNKNOWN)
     expect(listener!.requests).toHaveLength(3)
   })

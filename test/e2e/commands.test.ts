@@ -204,6 +204,6 @@ describe('exit codes of the built binary', () => {
       withCredentials({ CHAMBERCTL_BASE_URL: url }),
     )
     expect(code).toBe(5)
-    expectErrorLine(stderr, /cannot reach 127\.0\.0\.1:\d+: ECONNREFUSED/)
+    expectErrorLine(stderr, /cannot reach 127\.0\.0\.1:\d+: connect ECONNREFUSED/)
   })
 })

@@ -8,7 +8,7 @@ import { UsageError } from '../../errors.js'
 import { promptSecret, promptText } from '../../io/prompt.js'
 import { readInputText } from '../../io/input-text.js'
 import { escapeForTerminal } from '../../io/values.js'
-import { apiVersionOf } from '../../api/client.js'
+import { baseUrlProblem } from '../../api/base-url.js'
 import { plainHttpHost } from '../../api/plain-http.js'
 import { describeExpiry } from './expiry.js'
 import { withToken } from '../../config/tokens.js'
@@ -42,7 +42,8 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
       message: 'Base URL (ending in /v1 or /v2)',
       default: previous?.base_url,
       validate: (value) => {
-        if (apiVersionOf(value) === undefined) return 'must be an http(s) URL ending in /v1 or /v2'
+        const problem = baseUrlProblem(value)
+        if (problem) return problem
         // Asked now, not after the secret is typed: the secret would not be sent there anyway.
         const host = globals.insecureHttp ? undefined : plainHttpHost(value)
         return host ? `plain HTTP to ${host}: use https://, or --insecure-http` : true

@@ -1,4 +1,4 @@
-import { apiVersionOf } from '../../api/client.js'
+import { apiVersionOf, displayUrl } from '../../api/base-url.js'
 import { ApiError } from '../../api/errors.js'
 import { LOGIN_HINT, credentialSource } from '../../cmdutil/connect.js'
 import type { CredentialSource } from '../../cmdutil/connect.js'
@@ -77,7 +77,9 @@ export async function status(ctx: Context): Promise<void> {
   }
   if (!globals.quiet) {
     // The sandbox's port is new every run; its API version is what tells.
-    const where = globals.sandbox ? ` (API ${globals.sandbox})` : ` at ${shownUrl(checked.baseUrl)}`
+    const where = globals.sandbox
+      ? ` (API ${globals.sandbox})`
+      : ` at ${displayUrl(checked.baseUrl)}`
     io.err.write(`Checked ${subject}${where}: can authenticate\n`)
   }
 }
@@ -114,7 +116,7 @@ function statusOf(name: string, profile: Profile, active: boolean, now: number):
   return {
     profile: name,
     active,
-    base_url: profile.base_url === undefined ? null : shownUrl(profile.base_url),
+    base_url: profile.base_url === undefined ? null : displayUrl(profile.base_url),
     api_version: (profile.base_url && apiVersionOf(profile.base_url)) || null,
     client_id: profile.client_id ?? null,
     // Said from the profile alone: asking the keyring would cost every status a D-Bus round trip.
@@ -152,7 +154,7 @@ function renderBlocks(
   } else if (source.kind === 'environment') {
     blocks.push(
       block('environment (active)', [
-        ['Base URL', shownUrl(baseUrl ?? '')],
+        ['Base URL', displayUrl(baseUrl ?? '')],
         ['API version', (baseUrl && apiVersionOf(baseUrl)) || 'none'],
         ['Credentials', source.fromEnv.join(', ')],
       ]),
@@ -176,9 +178,4 @@ function tokenLine(record: ProfileStatus, now: number): string {
   return record.token_valid
     ? `valid until ${describeExpiry(expires, now)}`
     : `expired at ${instant(expires)}`
-}
-
-// A `user:password@` part of a URL is never shown (the password would be on screen and in logs).
-function shownUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1')
 }

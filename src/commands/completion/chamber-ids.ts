@@ -4,7 +4,6 @@
 // nothing at all when anything goes wrong.
 import v8 from 'node:v8'
 import type { Client } from '../../api/client.js'
-import { createDispatcher } from '../../api/client.js'
 import { idAndName } from '../../api/answers.js'
 import { paginate } from '../../api/paginate.js'
 import { idProblem } from '../../api/paths.js'
@@ -68,13 +67,11 @@ async function sandboxSource(ctx: Context): Promise<Source> {
 
 // The client ctx.api() would build (same connection and credentials, and a token it obtains is
 // saved to the profile the same way), but on a dispatcher of its own that can be destroyed, and
-// with backoff timers that do not hold the process: an abandoned request or retry must not keep
+// with backoff timers that do not hold the process (closing it destroys its dispatcher): an abandoned request or retry must not keep
 // the shell waiting after the deadline.
 async function serverSource(ctx: Context): Promise<Source> {
   const connection = await resolveConnection(ctx)
-  const dispatcher = createDispatcher()
   const client = clientFor(ctx, connection, {
-    dispatcher,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),
   })
   return {
@@ -84,7 +81,7 @@ async function serverSource(ctx: Context): Promise<Source> {
       v8.setFlagsFromString('--liftoff-only')
       return listChambers(client)
     },
-    abandon: () => void dispatcher.destroy().catch(() => {}),
+    abandon: () => void client.close().catch(() => {}),
   }
 }
 
