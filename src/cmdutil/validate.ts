@@ -18,15 +18,16 @@ export function validated<S extends z.ZodMiniType>(
 
 // Before anything is asked or sent, in one round: every value given that is not valid, and
 // without a terminal (nothing is asked) every value missing. Fields still missing are left to
-// the prompts, or named by their flags.
+// the prompts (true: there are some to ask for), or named by their flags.
 export function checkGiven<S extends z.ZodMiniType>(
   schema: S,
   body: Record<string, unknown>,
   what: string,
   missing: (string | false | undefined)[],
   canPrompt: boolean,
-): void {
-  const flags = canPrompt ? [] : missing.filter((flag): flag is string => Boolean(flag))
+): boolean {
+  const absent = missing.filter((flag): flag is string => Boolean(flag))
+  const flags = canPrompt ? [] : absent
   const result = schema.safeParse(body)
   const fields = result.success
     ? {}
@@ -36,7 +37,7 @@ export function checkGiven<S extends z.ZodMiniType>(
         ),
       )
   const invalid = Object.keys(fields)
-  if (invalid.length === 0 && flags.length === 0) return
+  if (invalid.length === 0 && flags.length === 0) return absent.length > 0
   const problems = [
     invalid.length && `${what} is not valid: ${invalid.join(', ')}`,
     flags.length && `missing ${flags.join(', ')} (not prompting: no terminal, --no-input or CI)`,

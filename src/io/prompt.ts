@@ -1,8 +1,8 @@
-// Prompts on stderr (stdout stays data), through @inquirer's single prompt packages, each loaded
-// only when its prompt is shown. Not the umbrella @inquirer/prompts: its index imports every
-// prompt, the editor's iconv-lite included, so a bundle put them all in the chunk each prompt
-// loads (605 KB); the packages on their own share only @inquirer/core. Ctrl-C at a prompt is a
-// CancelError: exit 130, nothing sent.
+// Prompts on stderr (stdout stays data), through @inquirer's single prompt packages and a search
+// prompt of our own on @inquirer/core (search-prompt.ts), each loaded only when it is shown. Not
+// the umbrella @inquirer/prompts: its index imports every prompt, the editor's iconv-lite
+// included, so a bundle put them all in the chunk each prompt loads (607 KB); the packages on
+// their own share only @inquirer/core. Ctrl-C at a prompt is a CancelError: exit 130, nothing sent.
 import { Writable } from 'node:stream'
 import { CancelError } from '../errors.js'
 import type { IO } from './streams.js'
@@ -73,18 +73,14 @@ export async function promptSelect<T>(
   return cancellable(() => select(question, streams(io)))
 }
 
-// A list filtered as the user types; `source` may offer the typed text itself as a choice.
-export async function promptSearch<T>(
+// A list filtered as the user types; `source` may offer the typed text itself as a choice. Enter
+// answers with the choice highlighted in the list shown for the text typed, however fast it came.
+export async function promptSearch(
   io: PromptIO,
-  question: { message: string; source: (term: string) => Choice<T>[] },
-): Promise<T> {
-  const { default: search } = await import('@inquirer/search')
-  return cancellable(() =>
-    search(
-      { message: question.message, source: (term) => question.source(term ?? '') },
-      streams(io),
-    ),
-  )
+  question: { message: string; source: (term: string) => Choice<string>[] },
+): Promise<string> {
+  const { default: search } = await import('./search-prompt.js')
+  return cancellable(() => search(question, streams(io)))
 }
 
 export async function promptConfirm(

@@ -1010,7 +1010,7 @@ describe('interactive prompts on a terminal', () => {
       'About to create:',
       '  name:    Leipzig Chamber',
       '  type:    subsidiary',
-      '  hq_id:   ch_0002',
+      '  hq:      Hamburg Chamber of Commerce (ch_0002)',
       '  address: street=Markt 8, city=Leipzig, postal_code=04109, country=DE',
     ])
     session.stdin.write(`y${KEY.enter}`)
@@ -1047,13 +1047,14 @@ describe('interactive prompts on a terminal', () => {
 
   it('sends nothing when the confirmation is answered no (exit 1)', async () => {
     const { session, prompts } = interactive([
-      ...['chambers', 'create', '--name', 'Declined', '--type', 'hq', '--address-field', 'city=X'],
+      ...['chambers', 'create', '--type', 'hq', '--address-field', 'city=X'],
     ])
+    await prompts.answer(/\? Name/, `Declined${KEY.enter}`)
     await prompts.answer(/\? Create this chamber\?/, `n${KEY.enter}`)
     const { code, stdout, stderr } = await finishes(session)
     expect(code).toBe(1)
     expect(stdout).toBe('')
-    expect(prompts.text()).not.toMatch(/\? Name|\? Type|\? City/)
+    expect(prompts.text()).not.toMatch(/\? Type|\? City/)
     expect(screenLines(stderr).at(-1)).toBe('error: not created: declined at the confirmation')
     expect(posts(CHAMBER_POSTS)).toEqual([])
   })
@@ -1068,15 +1069,15 @@ describe('interactive prompts on a terminal', () => {
     expect(tableRecord(stdout)).toMatchObject({ name: 'No Questions', email: 'noq@example.com' })
   })
 
-  it('members add with every required flag asks only for the confirmation', async () => {
+  it('members add with every required flag asks nothing, not even for a confirmation', async () => {
     const { session, prompts } = interactive([
-      ...['members', 'add', 'ch_0001', '--name', 'Only Confirm', '--email', 'oc@example.com'],
+      ...['members', 'add', 'ch_0001', '--name', 'Only Flags', '--email', 'of@example.com'],
       ...['--membership-type', 'standard'],
     ])
-    await prompts.answer(/\? Add this member\?/, KEY.enter)
     const { code, stderr } = await finishes(session)
     expect(code, stderr).toBe(0)
-    expect(prompts.text()).not.toMatch(/Phone/)
+    expect(prompts.text()).not.toMatch(/\?|About to/)
+    expect(posts(MEMBER_POSTS)).toEqual(['201 /v2/chambers/ch_0001/members'])
   })
 
   it('refuses a bad --email before asking anything', async () => {

@@ -31,7 +31,7 @@ describe.skipIf(!HAVE_PTY)('chambers create in a pseudo-terminal', () => {
       await prompts.answer(/\? Postal code/, `09084${KEY.enter}`)
       await prompts.answer(/\? Country/, `DE${KEY.enter}`)
       const summary = await prompts.next(/\? Create this chamber\?/)
-      expect(summary.before).toMatch(/hq_id: {3}ch_0003/)
+      expect(summary.before).toMatch(/hq: {6}Munich Chamber of Industry and Commerce \(ch_0003\)/)
       expect(summary.before).toMatch(/address: city=Erfurt, postal_code=09084, country=DE/)
       await prompts.answer(/\(Y\/n\)/, `y${KEY.enter}`)
 

@@ -24,6 +24,8 @@ export type PtyResult = { code: number | null; signal: NodeJS.Signals | null; sc
 
 export type PtySession = {
   prompts: Prompts
+  // Writes keys to the terminal at once, in one write.
+  write(keys: string): void
   // Everything printed so far, without colours and cursor moves.
   screen(): string
   exited: Promise<PtyResult>
@@ -66,7 +68,12 @@ export function startPty(args: string[], options: PtyOptions): PtySession {
     })
   })
   exited.catch(() => {})
-  return { prompts: new Prompts(() => output, child.stdin, 10_000), screen, exited }
+  return {
+    prompts: new Prompts(() => output, child.stdin, 10_000),
+    write: (keys) => void child.stdin.write(keys),
+    screen,
+    exited,
+  }
 }
 
 // A terminal session's environment, made from scratch: no CI, no secret typed anywhere, the

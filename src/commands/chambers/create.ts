@@ -4,12 +4,14 @@ import { chamberCreateSchema } from '../../api/schemas.js'
 import { describeId, idAndName } from '../../api/answers.js'
 import type { ChamberCreate } from '../../api/schemas.js'
 import type { Client } from '../../api/client.js'
+import { ApiError } from '../../api/errors.js'
 import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
 import type { Context } from '../../cmdutil/context.js'
 import { CliError, UsageError } from '../../errors.js'
 import { promptConfirm, promptSearch, promptSelect, promptText } from '../../io/prompt.js'
 import type { Choice } from '../../io/prompt.js'
 import { readJsonObject } from '../../io/records-input.js'
+import { escapeForTerminal } from '../../io/values.js'
 import { printDryRun, printCreated } from '../../cmdutil/write-output.js'
 import { checkGiven, validated } from '../../cmdutil/validate.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
@@ -39,7 +41,7 @@ export async function create(opts: Options, ctx: Context): Promise<void> {
   requireV2(client.version, client.baseUrl, 'chambers create')
   const body = await gather(opts, ctx)
 
-  checkGiven(
+  const prompting = checkGiven(
     chamberCreateSchema,
     body,
     'chamber',
@@ -51,11 +53,14 @@ export async function create(opts: Options, ctx: Context): Promise<void> {
     ],
     globals.canPrompt,
   )
-  if (globals.canPrompt) await ask(body, client, ctx)
+  const asked = prompting ? await ask(body, client, ctx) : undefined
 
   const valid = validated(chamberCreateSchema, body, 'chamber')
   if (opts.dryRun) return printDryRun(ctx, 'POST', `${client.baseUrl}/chambers`, valid)
-  if (globals.canPrompt && !globals.yes) await confirm(valid, ctx)
+  // Values that all came from flags or a file were meant: only answers typed here are confirmed.
+  if (asked && !globals.yes) {
+    await confirm(valid, asked.hq ?? (await describeHq(valid.hq_id, client)), ctx)
+  }
   const chamber = await client.chambers.create(valid)
   await printCreated(
     ctx,
@@ -95,9 +100,17 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-// Asks only for what flags and files left out.
-async function ask(body: Record<string, unknown>, client: Client, ctx: Context): Promise<void> {
+type Hq = { id: string; name?: string }
+
+// Asks for what flags and files left out. The hq chosen from the list comes back as the summary
+// shows it, by name and id.
+async function ask(
+  body: Record<string, unknown>,
+  client: Client,
+  ctx: Context,
+): Promise<{ hq?: string }> {
   const { io } = ctx
+  let hq: string | undefined
   if (body.name === undefined) body.name = await promptText(io, { message: 'Name' })
   if (body.type === undefined) {
     body.type = await promptSelect(io, {
@@ -109,7 +122,9 @@ async function ask(body: Record<string, unknown>, client: Client, ctx: Context):
     })
   }
   if (body.type === 'subsidiary' && body.hq_id === undefined) {
-    body.hq_id = await chooseHq(client, ctx)
+    const chosen = await chooseHq(client, ctx)
+    body.hq_id = chosen.id
+    hq = chosen.label
   }
   if (body.address === undefined) {
     const address: Record<string, string> = {}
@@ -120,10 +135,11 @@ async function ask(body: Record<string, unknown>, client: Client, ctx: Context):
     }
     body.address = address
   }
+  return { hq }
 }
 
-async function chooseHq(client: Client, ctx: Context): Promise<string> {
-  const hqs: { id: string; name?: string }[] = []
+async function chooseHq(client: Client, ctx: Context): Promise<{ id: string; label: string }> {
+  const hqs: Hq[] = []
   for await (const chamber of paginate((p) => client.chambers.list({ ...p, type: 'hq' }), {
     all: true,
   })) {
@@ -131,22 +147,43 @@ async function chooseHq(client: Client, ctx: Context): Promise<string> {
     const choice = idAndName(chamber)
     if (choice) hqs.push(choice)
   }
-  return promptSearch(ctx.io, {
+  const id = await promptSearch(ctx.io, {
     message: 'Headquarters (type to filter, or type an id)',
     source: (term) => {
       const matches: Choice<string>[] = matchHqs(hqs, term).map((hq) => ({
         value: hq.id,
-        name: `${hq.name ?? hq.id} (${hq.id})`,
+        name: hqLabel(hq),
       }))
-      if (term && !hqs.some((hq) => hq.id === term)) {
-        matches.push({ value: term, name: `use id ${term}` })
+      // An id that is no listed hq's can still be sent as typed (the server has the last word).
+      const typed = term.trim()
+      if (typed && matches.length === 0) {
+        matches.push({ value: typed, name: `use id ${escapeForTerminal(typed)}` })
       }
       return matches
     },
   })
+  const hq = hqs.find((known) => known.id === id)
+  return { id, label: hq ? hqLabel(hq) : `${escapeForTerminal(id)} (not one of the hqs listed)` }
 }
 
-// The hqs that match what was typed, best first: the exact id, then names with a word starting
+// Names and ids come from the server: escaped before they reach the terminal.
+const hqLabel = (hq: Hq) => escapeForTerminal(`${hq.name ?? hq.id} (${hq.id})`)
+
+// An hq given by --hq-id or the file, looked up for the summary to show its name.
+async function describeHq(id: string | null | undefined, client: Client) {
+  if (id === undefined || id === null) return undefined
+  try {
+    const hq = idAndName(await client.chambers.get(id))
+    return hq ? hqLabel(hq) : escapeForTerminal(id)
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      return `${escapeForTerminal(id)} (no such chamber)`
+    }
+    throw error
+  }
+}
+
+// The hqs that match what was typed, best first: the exact id or name, then names with a word starting
 // with it ("Hamb" → Hamburg), then any id or name containing it ("Chamber" holds "hamb" too).
 export function matchHqs<H extends { id: string; name?: string }>(
   hqs: readonly H[],
@@ -157,7 +194,7 @@ export function matchHqs<H extends { id: string; name?: string }>(
   const rank = (hq: H): number => {
     const id = hq.id.toLowerCase()
     const name = (hq.name ?? '').toLowerCase()
-    if (id === wanted) return 0
+    if (id === wanted || name === wanted) return 0
     if (name.split(/[^\p{L}\p{N}]+/u).some((word) => word.startsWith(wanted))) return 1
     if (name.startsWith(wanted) || id.startsWith(wanted)) return 1
     if (name.includes(wanted) || id.includes(wanted)) return 2
@@ -170,7 +207,7 @@ export function matchHqs<H extends { id: string; name?: string }>(
     .map(({ hq }) => hq)
 }
 
-async function confirm(body: ChamberCreate, ctx: Context): Promise<void> {
+async function confirm(body: ChamberCreate, hq: string | undefined, ctx: Context): Promise<void> {
   const address = Object.entries(body.address)
     .map(([key, value]) => `${key}=${String(value)}`)
     .join(', ')
@@ -179,7 +216,7 @@ async function confirm(body: ChamberCreate, ctx: Context): Promise<void> {
       'About to create:',
       `  name:    ${body.name}`,
       `  type:    ${body.type}`,
-      ...(body.hq_id ? [`  hq_id:   ${body.hq_id}`] : []),
+      ...(hq ? [`  hq:      ${hq}`] : []),
       `  address: ${address || '(empty)'}`,
       '',
     ].join('\n'),

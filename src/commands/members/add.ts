@@ -12,6 +12,7 @@ import type { Choice } from '../../io/prompt.js'
 import { InputError, readRecordsInput } from '../../io/records-input.js'
 import type { CsvHeader } from '../../io/records-input.js'
 import { unknownName } from '../../io/suggest.js'
+import { escapeForTerminal } from '../../io/values.js'
 import { printCreated, printDryRun } from '../../cmdutil/write-output.js'
 import { checkGiven, validated } from '../../cmdutil/validate.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
@@ -64,7 +65,7 @@ export async function add(opts: Options, ctx: Context): Promise<void> {
   checkFields(ctx.globals.fields, RESOURCE_FIELDS.members, 'members')
   const body: Record<string, unknown> = { ...input?.value, ...overrides }
   const { globals } = ctx
-  checkGiven(
+  const prompting = checkGiven(
     memberCreateSchema,
     body,
     'member',
@@ -75,17 +76,14 @@ export async function add(opts: Options, ctx: Context): Promise<void> {
     ],
     globals.canPrompt,
   )
-  if (globals.canPrompt) {
-    // Optional fields are asked only of someone already answering for a required one.
-    const askOptional =
-      !globals.yes && [body.name, body.email, body.membership_type].includes(undefined)
-    await ask(body, opts.chamberId, client, ctx, askOptional)
-  }
+  // Optional fields are asked only of someone already answering for a required one.
+  if (prompting) await ask(body, opts.chamberId, client, ctx, !globals.yes)
 
   const valid = validated(memberCreateSchema, body, 'member')
   const path = `/chambers/${pathSegment(opts.chamberId, 'chamber id')}/members`
   if (opts.dryRun) return printDryRun(ctx, 'POST', client.baseUrl + path, valid)
-  if (globals.canPrompt && !globals.yes) await confirm(valid, opts.chamberId, ctx)
+  // Values that all came from flags or a file were meant: only answers typed here are confirmed.
+  if (prompting && !globals.yes) await confirm(valid, opts.chamberId, ctx)
   const member = await client.members.add(opts.chamberId, valid)
   await printCreated(
     ctx,
@@ -158,11 +156,13 @@ async function ask(
           message: 'Membership type (type to filter or enter a new one)',
           source: (term) => {
             const typed = term.trim()
+            // The type typed exactly first: Enter takes the first choice shown.
             const choices: Choice<string>[] = known
               .filter((type) => type.toLowerCase().includes(typed.toLowerCase()))
-              .map((value) => ({ value }))
+              .sort((a, b) => Number(b === typed) - Number(a === typed))
+              .map((value) => ({ value, name: escapeForTerminal(value) }))
             if (typed && !known.includes(typed))
-              choices.push({ value: typed, name: `${typed} (new)` })
+              choices.push({ value: typed, name: `${escapeForTerminal(typed)} (new)` })
             return choices
           },
         })
