@@ -1,4 +1,5 @@
 // Typed errors and the one table that turns them into exit codes (contract §6).
+import { getSystemErrorMessage } from 'node:util'
 export const ExitCode = {
   ok: 0,
   failure: 1,
@@ -6,7 +7,10 @@ export const ExitCode = {
   notFound: 3,
   auth: 4,
   network: 5,
+  // Ended early by a signal: 128 + its number, as a shell reports it.
   interrupted: 130,
+  terminated: 143,
+  hangup: 129,
 } as const
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode]
 
@@ -99,4 +103,14 @@ function describe(error: unknown): ErrorReport {
   }
   const message = error instanceof Error ? error.message : String(error)
   return { exitCode: ExitCode.failure, status: null, code: 'internal', message }
+}
+
+// A failed system call in words: `no space left on device (ENOSPC)`, not Node's
+// `ENOSPC: no space left on device, write`.
+export function describeSystemError(error: unknown): string {
+  const { errno, code, message } = (error ?? {}) as NodeJS.ErrnoException
+  if (typeof errno === 'number' && errno < 0) {
+    return `${getSystemErrorMessage(errno)}${code ? ` (${code})` : ''}`
+  }
+  return typeof message === 'string' ? message : String(error)
 }

@@ -105,11 +105,8 @@ function wantsJson(argv: string[]): boolean {
   )
 }
 
+// A stdout that a reader closed early (`| head`) or that cannot be written is handled by
+// processIO(): a quiet end, or one line on stderr; a bulk run winds down instead.
 export async function run(): Promise<void> {
-  // A reader that stops early (`| head`) closes the pipe: that ends the output, not in an error.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? ExitCode.ok)
-    throw error
-  })
   process.exitCode = await main(process.argv, processIO())
 }

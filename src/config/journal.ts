@@ -1,23 +1,48 @@
 // The journal of a bulk run (`members add --from-file`, `seed`): every item's outcome, appended
 // as it happens to <config dir>/journals/<key>.ndjson, so that a run that ends early in any way
-// (Ctrl-C, failures, a lost network, kill -9) can be continued with --resume without creating
-// anything twice. The key is a hash of the server, the target and the input's content, so the
-// same command on the same file finds its journal and nothing else does.
+// (Ctrl-C, failures, a full disk, a lost network, kill -9) can be continued with --resume
+// without creating anything twice. The key is a hash of the server, the target and the input's
+// content, so the same command on the same file finds its journal and nothing else does.
 //
 // An item is written `sending` before its request leaves and settled after: one left `sending`
-// may or may not exist on the server, and is checked before it is sent again. A settled line
-// goes out with the next `sending` line (or at the end), one write a request instead of two: a
-// killed run leaves at most the items of one round of requests more to check. A run that leaves
-// nothing to do removes its journal.
+// may or may not exist on the server, and is looked up before it is sent again. Every line is
+// written whole (a short write is continued; a write that fails throws JournalWriteError, and
+// the request it announces is not sent). A settled line goes out with the next `sending` line
+// (or at the end), one write a request instead of two: a killed run leaves at most the items of
+// one round of requests more to look up. The last line says how the run ended; a journal
+// without one ended early. What to make of an earlier run is the bulk runner's business
+// (src/cmdutil/bulk): this module reads, writes and locks.
 import { createHash } from 'node:crypto'
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs'
 import path from 'node:path'
-import { CliError, UsageError } from '../errors.js'
+import { CliError, ExitCode, UsageError, describeSystemError } from '../errors.js'
 import { describeFsError, ensureConfigDir } from './dir.js'
-import { holdLock } from './lock.js'
 
-export type JournalStatus = 'sending' | 'created' | 'skipped' | 'failed' | 'unknown'
-export type JournalEntry = { status: JournalStatus; id?: string }
+// `refused`: the server refused it for good (a 4xx that sending again cannot change).
+export type JournalStatus = 'sending' | 'created' | 'skipped' | 'failed' | 'refused' | 'unknown'
+export type JournalError = {
+  status: number | null
+  code: string
+  message: string
+  fields: Record<string, string[]>
+}
+export type JournalEntry = { status: JournalStatus; id?: string; error?: JournalError }
+// `finished`: every item was tried; `stopped`: the run ended early and said so.
+export type JournalEnd = 'finished' | 'stopped'
+
+export type EarlierRun = {
+  entries: ReadonlyMap<string, JournalEntry>
+  // Undefined when the run was killed before it could say.
+  end?: JournalEnd
+}
 
 export type JournalKey = {
   kind: string
@@ -27,103 +52,246 @@ export type JournalKey = {
   content: unknown
 }
 
+const STATUSES: ReadonlySet<string> = new Set([
+  'sending',
+  'created',
+  'skipped',
+  'failed',
+  'refused',
+  'unknown',
+])
+
+// A lock left by a process killed with SIGKILL is taken over once it is this old (proper-lockfile
+// keeps a live holder's lock fresh at half of it); waiting for it costs a few seconds at most.
+const LOCK_STALE_MS = 4_000
+const LOCK_RETRIES = { retries: 25, factor: 1.5, minTimeout: 50, maxTimeout: 400 }
+
+// The journal could not be written: the run stops sending, as on Ctrl-C.
+export class JournalWriteError extends CliError {
+  constructor(file: string, error: unknown) {
+    super(
+      `cannot write the journal ${file}: ${describeSystemError(error)}; stopped sending, since ` +
+        'nothing is sent without its mark in the journal',
+      ExitCode.failure,
+      'journal',
+    )
+  }
+}
+
 export class Journal {
-  private closed = false
+  private fd: number | undefined
   // Settled lines not yet written.
   private settled = ''
+  // Once a write failed, nothing more is written: a torn line stays the last one.
+  private failed: JournalWriteError | undefined
+  private released = false
 
   private constructor(
     readonly path: string,
-    // The last outcome of each item in earlier runs (empty for a fresh run).
-    readonly earlier: ReadonlyMap<string, JournalEntry>,
-    private readonly fd: number,
-    private readonly release: () => void,
+    // What an earlier run of the same input left, undefined when there is no journal.
+    readonly earlier: EarlierRun | undefined,
+    private readonly unlock: () => Promise<void>,
+    private readonly write: typeof writeSync,
   ) {}
 
-  static async open(configDir: string, key: JournalKey, resume: boolean): Promise<Journal> {
+  // Takes the lock of this input's journal (another chamberctl running it is waited for a few
+  // seconds, then refused) and reads what an earlier run left. A journal damaged anywhere but in
+  // its last line (the torn line of a killed run, which is ignored) is refused with a clear
+  // message, the lock released.
+  static async open(
+    configDir: string,
+    key: JournalKey,
+    options: { write?: typeof writeSync } = {},
+  ): Promise<Journal> {
     ensureConfigDir(configDir)
     const dir = path.join(configDir, 'journals')
     mkdirSync(dir, { recursive: true, mode: 0o700 })
     const hash = createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 32)
     const file = path.join(dir, `${hash}.ndjson`)
-    const release = await holdLock(`${file}.lock`, { timeoutMs: 2_000 }).catch(() => {
-      throw new UsageError(
-        `another chamberctl is running this same input against ${key.target}; wait for it to end`,
-      )
+    const { lock } = (await import('proper-lockfile')).default
+    let lost: Error | undefined
+    const unlock = await lock(file, {
+      realpath: false,
+      lockfilePath: `${file}.lock`,
+      stale: LOCK_STALE_MS,
+      retries: LOCK_RETRIES,
+      // Another process took the lock over (this one stalled past LOCK_STALE_MS): the next
+      // write stops the run instead of racing it.
+      onCompromised: (error) => void (lost = error),
+    }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ELOCKED') {
+        throw new UsageError(
+          `another chamberctl is running this same input against ${key.target}; wait for it to end`,
+        )
+      }
+      throw new CliError(`cannot lock the journal ${file}: ${describeFsError(error)}`)
     })
     try {
-      // A journal killed before its first line holds nothing to resume.
-      const found = readEntries(file)
-      const earlier = found !== undefined && found.size > 0 ? found : undefined
-      if (earlier === undefined && resume) {
-        throw new UsageError(
-          `nothing to resume: no unfinished run of this input against ${key.target} ` +
-            '(a run that leaves nothing to do removes its journal)',
-        )
-      }
-      if (earlier !== undefined && !resume) {
-        const created = [...earlier.values()].filter((e) => e.status === 'created').length
-        throw new UsageError(
-          `an earlier run of this input against ${key.target} ended early (${created} created); ` +
-            `continue it with --resume, or remove ${file} to send everything again`,
-        )
-      }
-      const fd = openSync(file, 'a', 0o600)
-      return new Journal(file, earlier ?? new Map(), fd, release)
+      const write: typeof writeSync = options.write ?? writeSync
+      const journal = new Journal(file, readJournal(file), unlock, (fd, ...rest) => {
+        if (lost) throw lost
+        return (write as (...args: unknown[]) => number)(fd, ...rest)
+      })
+      return journal
     } catch (error) {
-      release()
-      if (error instanceof CliError) throw error
-      throw new CliError(`cannot open the journal ${file}: ${describeFsError(error)}`)
+      await unlock().catch(() => {})
+      throw error
+    }
+  }
+
+  // Starts this run's journal: with the earlier run's entries carried over when it continues
+  // that run (written to a new file, renamed over the old one, so a torn line never precedes
+  // new ones), or empty.
+  begin(carried?: ReadonlyMap<string, JournalEntry>): void {
+    const text = [...(carried ?? [])].map(([item, entry]) => line({ item, ...entry })).join('')
+    const fresh = `${this.path}.${process.pid}.tmp`
+    try {
+      const fd = openSync(fresh, 'w', 0o600)
+      try {
+        this.writeWhole(fd, text)
+      } finally {
+        closeSync(fd)
+      }
+      renameSync(fresh, this.path)
+      this.fd = openSync(this.path, 'a', 0o600)
+    } catch (error) {
+      rmSync(fresh, { force: true })
+      throw error instanceof JournalWriteError ? error : new JournalWriteError(this.path, error)
     }
   }
 
   // Synchronous: the line is in the file before the request it announces leaves, and a killed
-  // process leaves at worst one torn last line.
+  // process leaves at worst one torn last line. Throws JournalWriteError: then the request must
+  // not be sent.
   sending(item: string): void {
-    writeSync(this.fd, this.settled + line({ item, status: 'sending' }))
+    this.append(this.settled + line({ item, status: 'sending' }))
     this.settled = ''
   }
 
-  settle(item: string, status: Exclude<JournalStatus, 'sending'>, id?: string): void {
-    this.settled += line(id === undefined ? { item, status } : { item, status, id })
+  settle(item: string, entry: Exclude<JournalEntry, { status: 'sending' }>): void {
+    this.settled += line({ item, ...entry })
   }
 
-  // Ends the run: `done` when nothing is left to do, which removes the journal.
-  close(done: boolean): void {
-    if (this.closed) return
-    this.closed = true
-    if (!done && this.settled !== '') writeSync(this.fd, this.settled)
-    closeSync(this.fd)
-    if (done) rmSync(this.path, { force: true })
-    this.release()
+  // Ends the run: `done` when nothing is left to do, which removes the journal; otherwise the
+  // outcomes not yet written and how the run ended. The lock is released whatever happens; a
+  // write that fails now is thrown after that (one that failed during the run was thrown then).
+  async close(end: JournalEnd | 'done'): Promise<void> {
+    if (this.released) return
+    this.released = true
+    let failure: unknown
+    try {
+      if (end === 'done') rmSync(this.path, { force: true })
+      else if (this.fd !== undefined && !this.failed) this.append(this.settled + line({ end }))
+    } catch (error) {
+      failure = error instanceof CliError ? error : new JournalWriteError(this.path, error)
+    } finally {
+      if (this.fd !== undefined) closeSync(this.fd)
+      await this.unlock().catch(() => {})
+    }
+    if (failure) throw failure
+  }
+
+  // Lets the lock go without writing (a refused run, an error before the first request).
+  async release(): Promise<void> {
+    if (this.released) return
+    this.released = true
+    if (this.fd !== undefined) closeSync(this.fd)
+    await this.unlock().catch(() => {})
+  }
+
+  private append(text: string): void {
+    if (this.failed) throw this.failed
+    if (this.fd === undefined) throw new Error('the journal was not begun')
+    try {
+      this.writeWhole(this.fd, text)
+    } catch (error) {
+      this.failed =
+        error instanceof JournalWriteError ? error : new JournalWriteError(this.path, error)
+      throw this.failed
+    }
+  }
+
+  // A short write is continued where it stopped; a write of nothing is a failure.
+  private writeWhole(fd: number, text: string): void {
+    const bytes = Buffer.from(text)
+    for (let offset = 0; offset < bytes.length;) {
+      let written: number
+      try {
+        written = this.write(fd, bytes, offset, bytes.length - offset)
+      } catch (error) {
+        throw new JournalWriteError(this.path, error)
+      }
+      if (!(written > 0)) throw new JournalWriteError(this.path, new Error('nothing was written'))
+      offset += written
+    }
   }
 }
 
-function line(entry: Record<string, string>): string {
+function line(entry: Record<string, unknown>): string {
   return `${JSON.stringify(entry)}\n`
 }
 
-function readEntries(file: string): Map<string, JournalEntry> | undefined {
+function readJournal(file: string): EarlierRun | undefined {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw error
+    throw new CliError(`cannot read the journal ${file}: ${describeFsError(error)}`)
   }
   const entries = new Map<string, JournalEntry>()
-  for (const line of text.split('\n')) {
-    let entry: { item?: unknown; status?: unknown; id?: unknown }
-    try {
-      entry = JSON.parse(line) as typeof entry
-    } catch {
-      continue // the torn last line of a killed run, or an empty one
+  let end: JournalEnd | undefined
+  const lines = text.split('\n')
+  // The text after the last newline: a line a killed run (or a full disk) left torn.
+  const torn = lines.length - 1
+  for (const [index, text] of lines.entries()) {
+    if (text.trim() === '') continue
+    const entry = parseLine(text)
+    if (entry === undefined) {
+      if (index === torn) continue
+      throw new UsageError(
+        `the journal ${file} is damaged at line ${index + 1}, so it cannot tell what an earlier ` +
+          'run of this input sent; run the same command with --skip-existing to send only the ' +
+          'records not already on the server (that starts a new journal)',
+      )
     }
-    if (typeof entry.item !== 'string' || typeof entry.status !== 'string') continue
-    entries.set(entry.item, {
-      status: entry.status as JournalStatus,
-      ...(typeof entry.id === 'string' ? { id: entry.id } : {}),
-    })
+    if ('end' in entry) end = entry.end
+    else {
+      const { item, ...rest } = entry
+      entries.set(item, rest)
+      end = undefined
+    }
   }
-  return entries
+  // A journal killed before its first line holds nothing to resume.
+  return entries.size > 0 ? { entries, end } : undefined
+}
+
+function parseLine(
+  text: string,
+): ({ item: string } & JournalEntry) | { end: JournalEnd } | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+  const { item, status, id, error, end } = value as Record<string, unknown>
+  if (end === 'finished' || end === 'stopped') return { end }
+  if (typeof item !== 'string' || typeof status !== 'string' || !STATUSES.has(status)) {
+    return undefined
+  }
+  if (id !== undefined && typeof id !== 'string') return undefined
+  return {
+    item,
+    status: status as JournalStatus,
+    ...(id === undefined ? {} : { id }),
+    ...(isError(error) ? { error } : {}),
+  }
+}
+
+function isError(value: unknown): value is JournalError {
+  if (typeof value !== 'object' || value === null) return false
+  const { code, message } = value as Record<string, unknown>
+  return typeof code === 'string' && typeof message === 'string'
 }

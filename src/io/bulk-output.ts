@@ -8,11 +8,16 @@ import type { Batches, OutputIO, OutputRecord } from './output.js'
 import { batchesOf, writeBatches } from './output.js'
 import type { IO } from './streams.js'
 
-// The statuses of a row that worked out; every other one (failed, invalid, unknown, not_sent…) is
-// shown on a terminal.
+// The statuses of a row that worked out; every other one (failed, unknown, not_sent) is shown on a
+// terminal, but for not_sent: rows never sent are counted there, not listed.
 const SUCCESSES = new Set(['created', 'skipped', 'valid'])
 // The order of the summary; statuses not listed here follow in the order they first appear.
-const SUMMARY_ORDER = ['created', 'skipped', 'valid', 'failed', 'invalid', 'unknown', 'not_sent']
+const SUMMARY_ORDER = ['created', 'skipped', 'valid', 'failed', 'unknown', 'not_sent']
+
+// A count as every line of chamberctl writes it: 4,323.
+export function count(n: number): string {
+  return n.toLocaleString('en-US')
+}
 
 export type BulkResultsOptions = {
   format: OutputFormat
@@ -29,24 +34,23 @@ export type BulkResultsOptions = {
   failures: { columns: readonly string[]; view?: (row: OutputRecord) => OutputRecord }
 }
 
-// Writes the results (all at hand, or in batches as rows settle) and returns how many rows had
-// each status. The bar is taken off its line before each batch is printed and stopped after the
-// last row, before a table (printed whole) is drawn.
+// Writes the results (all at hand, or in batches as rows settle). The bar is taken off its line
+// before each batch is printed and stopped after the last row, before a table (printed whole)
+// is drawn.
 export async function writeBulkResults(
   io: OutputIO,
   rows: Batches | Iterable<OutputRecord>,
   opts: BulkResultsOptions,
   progress?: BulkProgress,
-): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {}
+): Promise<void> {
   const failuresOnly = io.stdoutIsTTY && !opts.formatChosen && !opts.verbose
-  async function* counted(): Batches {
+  async function* shown(): Batches {
     for await (const batch of Symbol.asyncIterator in rows ? rows : batchesOf(rows)) {
       const shown: OutputRecord[] = []
       for (const row of batch) {
         const status = String(row.status)
-        counts[status] = (counts[status] ?? 0) + 1
         if (failuresOnly && SUCCESSES.has(status)) continue
+        if (io.stdoutIsTTY && status === 'not_sent') continue
         shown.push(failuresOnly ? (opts.failures.view?.(row) ?? row) : row)
       }
       if (shown.length === 0) continue
@@ -55,7 +59,7 @@ export async function writeBulkResults(
     }
     progress?.stop()
   }
-  await writeBatches(io, counted(), {
+  await writeBatches(io, shown(), {
     format: opts.format,
     columns: failuresOnly ? opts.failures.columns : opts.columns,
     fields: opts.fields,
@@ -64,14 +68,13 @@ export async function writeBulkResults(
     quiet: opts.quiet,
     jq: opts.jq,
   })
-  return counts
 }
 
 // How to go on after a run that left `left` rows (or records) not created: said even with -q,
 // for without it the way on is to edit the input or to create duplicates.
 export function continueLine(left: number, what: string): string {
   const things = left === 1 ? what : `${what}s`
-  return `To continue, run the same command with --resume: it sends only the ${left} ${things} not yet created\n`
+  return `To continue, run the same command with --resume: it sends only the ${count(left)} ${things} not yet created\n`
 }
 
 // A failure's message and each field's reasons, on one line.
@@ -82,18 +85,23 @@ export function reasonText(error: { message: string; fields?: Record<string, str
   return [error.message, ...reasons].join('; ')
 }
 
-// `1,998 created, 2 failed in 4.1 s`: every status that occurred (`0 created` when none did).
-export function bulkSummary(counts: Record<string, number>, elapsedMs?: number): string {
+// `1,998 created, 2 failed in 4.1 s`, `676 created, 4,323 not sent (interrupted) in 3.2 s`: every
+// status that occurred (`0 created` when none did), in the words of the rows' statuses.
+export function bulkSummary(
+  counts: Readonly<Record<string, number>>,
+  opts: { note?: string; elapsedMs?: number } = {},
+): string {
   const occurred = [
     ...SUMMARY_ORDER.filter((status) => (counts[status] ?? 0) > 0),
     ...Object.keys(counts).filter((status) => !SUMMARY_ORDER.includes(status) && counts[status]),
   ]
   const statuses = occurred.length ? occurred : ['created']
   const parts = statuses.map(
-    (status) => `${(counts[status] ?? 0).toLocaleString('en-US')} ${status.replace(/_/g, ' ')}`,
+    (status) => `${count(counts[status] ?? 0)} ${status.replace(/_/g, ' ')}`,
   )
-  const time = elapsedMs === undefined ? '' : ` in ${(elapsedMs / 1000).toFixed(1)} s`
-  return `${parts.join(', ')}${time}`
+  const note = opts.note ? ` (${opts.note})` : ''
+  const time = opts.elapsedMs === undefined ? '' : ` in ${(opts.elapsedMs / 1000).toFixed(1)} s`
+  return `${parts.join(', ')}${note}${time}`
 }
 
 export type BulkProgress = {
@@ -118,7 +126,7 @@ export async function startBulkProgress(
   const started = Date.now()
   const bar = new SingleBar({
     stream: io.err,
-    format: `{bar} {value}/{total} ${noun} | {rate}/s | ETA {eta_formatted}`,
+    format: `{bar} {done}/{all} ${noun} | {rate}/s | ETA {eta_formatted}`,
     barsize: 24,
     barCompleteChar: '█',
     barIncompleteChar: '░',
@@ -133,11 +141,12 @@ export async function startBulkProgress(
   let value = 0
   let stopped = false
   const rate = () => Math.round(value / Math.max((Date.now() - started) / 1000, 0.001))
-  bar.start(total, 0, { rate: 0 })
+  const all = count(total)
+  bar.start(total, 0, { rate: 0, done: '0', all })
   return {
     tick() {
       value++
-      bar.update(value, { rate: rate() })
+      bar.update(value, { rate: count(rate()), done: count(value) })
     },
     clear() {
       if (io.stdoutIsTTY) io.err.write('\r\u001b[2K')
@@ -145,7 +154,7 @@ export async function startBulkProgress(
     stop() {
       if (stopped) return
       stopped = true
-      bar.update(value, { rate: rate() })
+      bar.update(value, { rate: count(rate()), done: count(value) })
       // cli-progress returns the cursor to where the bar started before ending its line; records
       // printed since then would be written over. Saved here, the cursor stays on this line.
       io.err.write('\u001b7')

@@ -2,9 +2,17 @@
 // that tests can hand them buffers and choose what is a TTY.
 import type { Readable, Writable } from 'node:stream'
 import { isatty } from 'node:tty'
+import { describeSystemError } from '../errors.js'
 
-// ExitCode.interrupted, without loading the error module for it.
-const INTERRUPTED = 130
+// Why a long run must wind down: a signal, or a stdout that was closed (`| head -1`, EPIPE) or
+// cannot be written (`> /dev/full`).
+export type StopReason = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'output closed' | 'output failed'
+
+// The exit code of a process ended by each signal (128 + its number), as a shell reports it;
+// without loading the error module for it.
+export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const
+type Signal = keyof typeof SIGNAL_EXIT_CODES
+const SIGNALS = Object.keys(SIGNAL_EXIT_CODES) as Signal[]
 
 export type IO = {
   out: Writable
@@ -17,13 +25,36 @@ export type IO = {
   // Terminal columns of stdout, for fitting tables; undefined in a pipe. Optional so that an IO
   // built by hand (tests, embedding) need not invent one.
   stdoutWidth?: number
-  // Calls `handler` on Ctrl-C (SIGINT) until the returned function is called. While a handler is
-  // registered, Ctrl-C no longer ends the process: the command winds down and exits 130 itself.
-  // A second Ctrl-C ends the process at once, for a wind-down that takes too long.
-  onInterrupt(handler: () => void): () => void
+  // Calls `handler` on SIGINT (Ctrl-C), SIGTERM, SIGHUP, and when stdout is closed or fails,
+  // until the returned function is called. While a handler is registered, none of these ends
+  // the process: the command winds down and exits itself. A second signal ends the process at
+  // once, for a wind-down that takes too long. `error` is the stdout error, when there is one.
+  onStop(handler: (reason: StopReason, error?: Error) => void): () => void
+}
+
+// The handlers of the process's IO, and the one stdout error listener: with no handler, a closed
+// stdout ends the process quietly with the exit code it has so far (a list read by `head`), and
+// a stdout that fails is one line on stderr and exit 1, never an uncaught error.
+const stopHandlers = new Set<(reason: StopReason, error?: Error) => void>()
+let watchingStdout = false
+
+function watchStdout(): void {
+  if (watchingStdout) return
+  watchingStdout = true
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    const reason = error.code === 'EPIPE' ? 'output closed' : 'output failed'
+    if (stopHandlers.size > 0) {
+      for (const handler of [...stopHandlers]) handler(reason, error)
+      return
+    }
+    if (reason === 'output closed') process.exit(process.exitCode ?? 0)
+    process.stderr.write(`error: cannot write to standard output: ${describeSystemError(error)}\n`)
+    process.exit(1)
+  })
 }
 
 export function processIO(): IO {
+  watchStdout()
   return {
     out: process.stdout,
     err: process.stderr,
@@ -37,20 +68,27 @@ export function processIO(): IO {
     stdinIsTTY: isatty(0),
     env: process.env,
     stdoutWidth: process.stdout.isTTY === true ? process.stdout.columns : undefined,
-    onInterrupt(handler) {
-      let interrupted = false
-      const listener = () => {
-        if (interrupted) {
-          process.stderr.write(
-            '\nInterrupted again: stopping now; requests in flight may have gone through\n',
-          )
-          process.exit(INTERRUPTED)
+    onStop(handler) {
+      let signalled = false
+      const listeners = SIGNALS.map((signal) => {
+        const listener = () => {
+          if (signalled) {
+            process.stderr.write(
+              '\nInterrupted again: stopping now; requests in flight may have gone through\n',
+            )
+            process.exit(SIGNAL_EXIT_CODES[signal])
+          }
+          signalled = true
+          handler(signal)
         }
-        interrupted = true
-        handler()
+        process.on(signal, listener)
+        return [signal, listener] as const
+      })
+      stopHandlers.add(handler)
+      return () => {
+        for (const [signal, listener] of listeners) process.off(signal, listener)
+        stopHandlers.delete(handler)
       }
-      process.on('SIGINT', listener)
-      return () => void process.off('SIGINT', listener)
     },
   }
 }

@@ -116,10 +116,17 @@ describe('a server that echoes secrets', () => {
   })
 
   it('masks them in the result rows of a bulk run', async () => {
-    await serveAfterToken({
-      status: 500,
-      body: { error: `internal: password=${SECRET} header Authorization ${TOKEN}` },
-    })
+    await serve((r) =>
+      r.path.endsWith('/auth/token')
+        ? { status: 200, body: { access_token: TOKEN, token_type: 'Bearer', expires_in: 3600 } }
+        : // The chamber exists (the run checks it before the first row); the row fails.
+          r.method === 'GET'
+          ? { status: 200, body: { id: 'ch_1', name: 'One' } }
+          : {
+              status: 500,
+              body: { error: `internal: password=${SECRET} header Authorization ${TOKEN}` },
+            },
+    )
     const file = path.join(tempDir(), 'rows.ndjson')
     writeFileSync(file, JSON.stringify({ name: 'A', email: 'a@example.com', membership_type: 's' }))
     const { code, stdout, stderr } = await run(

@@ -10,6 +10,8 @@ import type { RunOptions } from '../helpers/cli.js'
 import { startRawListener } from '../helpers/raw-listener.js'
 import type { RawAction, RawListener, RawRequest } from '../helpers/raw-listener.js'
 
+type Problem = { status: number | null; code: string; message: string }
+
 const tempDir = useTempDirs('chamberctl-unknown-')
 const UNKNOWN = 'the request may have been applied: check before retrying'
 
@@ -25,6 +27,10 @@ async function serve(drop: (request: RawRequest) => RawAction | undefined) {
   listener = await startRawListener((request) => {
     const chosen = drop(request)
     if (chosen) return chosen
+    // A list (what a bulk run reads before it sends) is empty.
+    if (request.method === 'GET' && /\/(chambers|members)(\?|$)/.test(request.path)) {
+      return { status: 200, body: { data: [], meta: { current_page: 1, per_page: 100, total: 0 } } }
+    }
     const body = JSON.parse(request.body || '{}') as Record<string, unknown>
     const id = `${request.path.endsWith('/members') ? 'mb' : 'ch'}_${++ids}`
     return { status: request.method === 'POST' ? 201 : 200, body: { id, ...body } }
@@ -236,25 +242,31 @@ describe('bulk runs with no answer for some rows', () => {
       }),
     )
     const { code, stdout, stderr } = await run(['seed', file, '--json'])
-    expect(code).toBe(5)
+    expect(code, stderr).toBe(5)
     const report = JSON.parse(stdout) as {
-      chambers: Record<string, { id: string | null; status: string; error: string | null }>
-      members: { email: string; status: string; error: string | null }[]
+      chambers: Record<string, { id: string | null; status: string; error: Problem | null }>
+      members: { email: string; status: string; error: Problem | null }[]
       summary: Record<string, number>
     }
     expect(report.chambers.lost).toMatchObject({ status: 'unknown' })
-    expect(report.chambers.lost!.error).toContain(UNKNOWN)
+    expect(report.chambers.lost!.error!.message).toContain(UNKNOWN)
     expect(report.members).toMatchObject([
       {
         email: 'ada@example.com',
-        status: 'failed',
-        error: "not sent: the chamber's outcome is unknown",
+        status: 'not_sent',
+        error: { code: 'dependency', message: "not sent: the chamber's outcome is unknown" },
       },
       { email: 'alan@example.com', status: 'created' },
     ])
-    expect(report.summary).toEqual({ created: 2, skipped: 0, failed: 1, unknown: 1 })
+    expect(report.summary).toEqual({
+      created: 2,
+      skipped: 0,
+      failed: 0,
+      unknown: 1,
+      not_sent: 1,
+    })
     expect(lines(stderr).at(-2)).toMatch(
-      summaryLine('2 created, 1 failed, 1 unknown', ' (check before retrying)'),
+      summaryLine('2 created, 1 unknown, 1 not sent', ' (check before retrying)'),
     )
     expect(lines(stderr).at(-1)).toBe(
       'To continue, run the same command with --resume: it sends only the 2 records not yet created',

@@ -625,15 +625,16 @@ describe('members add --from-file: bulk', () => {
     const results = ndjson<Result>(stdout)
     expect(results.map((r) => r.row)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
     expect(results.map((r) => r.status)).toEqual([
-      ...['created', 'created', 'invalid', 'created', 'created', 'created', 'failed'],
+      ...['created', 'created', 'failed', 'created', 'created', 'created', 'failed'],
       ...['created', 'created', 'created'],
     ])
     expect(results[2]).toMatchObject({
       email: 'no-at-sign',
       error: {
         status: null,
-        code: 'validation_failed',
+        code: 'invalid',
         message: 'email must be a valid e-mail address',
+        fields: { email: ['must be a valid e-mail address'] },
       },
       input: rows[2],
     })
@@ -653,11 +654,9 @@ describe('members add --from-file: bulk', () => {
     expect(held.map((m) => m.id).sort()).toEqual(created.map((r) => r.id).sort())
     // The invalid row was never sent; the others were sent once each.
     expect(posts(MEMBER_POSTS)).toHaveLength(9)
-    expect(screenLines(stderr).at(-2)).toMatch(summaryLine('8 created, 1 failed, 1 invalid'))
-    // The invalid row is not counted: sending it again cannot help.
-    expect(screenLines(stderr).at(-1)).toBe(
-      'To continue, run the same command with --resume: it sends only the 1 row not yet created',
-    )
+    // Neither failure can succeed when sent again (one is invalid, the server refused the other
+    // for good): no --resume is advised.
+    expect(screenLines(stderr)).toEqual([expect.stringMatching(summaryLine('8 created, 2 failed'))])
   })
 
   it('lets flags override that field in every row', async () => {
@@ -680,12 +679,12 @@ describe('members add --from-file: bulk', () => {
     expect(results().map((r) => [r.row, r.status])).toEqual([
       [1, 'valid'],
       [2, 'valid'],
-      [3, 'invalid'],
+      [3, 'failed'],
     ])
     expect(results()[2]!.error?.message).toBe('email is required')
     expect(posts(MEMBER_POSTS)).toEqual([])
     expect(await state().members(chamber)).toEqual([])
-    expectSummary(stderr, /^2 valid, 1 invalid$/)
+    expectSummary(stderr, /^2 valid, 1 failed$/)
   })
 
   const FORMATS: [string, (stdout: string) => string[][]][] = [
@@ -718,7 +717,7 @@ describe('members add --from-file: bulk', () => {
     expect(table.map((cells) => cells.slice(0, 2))).toEqual([
       ['1', 'created'],
       ['2', 'created'],
-      ['3', 'invalid'],
+      ['3', 'failed'],
     ])
     expect(table.map((cells) => cells[3])).toEqual([rows[0]!.email, rows[1]!.email, 'bad'])
     expect(table[0]![2]).toMatch(/^mb_\d+$/)
@@ -829,9 +828,9 @@ describe('members add --from-file: bulk', () => {
     const shown = screenLines(stdout)
     expect(shown).toHaveLength(2)
     expect(shown[0]).toMatch(/^row +status +email +reason$/)
-    expect(shown[1]).toMatch(/^4 +invalid +not-an-address +email must be a valid e-mail address$/)
+    expect(shown[1]).toMatch(/^4 +failed +not-an-address +email must be a valid e-mail address$/)
     expect(startsOfLines(session.screen(), stdout.slice(0, 8))).toEqual(['clean'])
-    expectSummary(stderr, summaryLine('3 created, 1 invalid'))
+    expectSummary(stderr, summaryLine('3 created, 1 failed'))
   })
 
   it('on a terminal with --verbose: every row', async () => {
@@ -844,7 +843,7 @@ describe('members add --from-file: bulk', () => {
       'created',
       'created',
       'created',
-      'invalid',
+      'failed',
     ])
   })
 
@@ -857,11 +856,11 @@ describe('members add --from-file: bulk', () => {
       'created',
       'created',
       'created',
-      'invalid',
+      'failed',
     ])
     expect(startsOfLines(session.screen(), '{"row"')).toEqual(Array(4).fill('clean'))
     expect(frames(stderr).at(-1)).toMatch(/ 3\/3 rows sent /)
-    expectSummary(stderr, summaryLine('3 created, 1 invalid'))
+    expectSummary(stderr, summaryLine('3 created, 1 failed'))
   })
 })
 

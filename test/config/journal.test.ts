@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync, writeFileSync, writeSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { Journal } from '../../src/config/journal.js'
+import { Journal, JournalWriteError } from '../../src/config/journal.js'
 import { useTempDirs } from './helpers.js'
 
 const tempDir = useTempDirs()
@@ -10,36 +10,174 @@ const KEY = {
   content: [1, 2, 3],
 }
 
-const lines = (journal: Journal) =>
-  readFileSync(journal.path, 'utf8')
+const lines = (file: string) =>
+  readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as unknown)
 
+const enospc = () =>
+  Object.assign(new Error('ENOSPC: no space left on device, write'), {
+    code: 'ENOSPC',
+    errno: -28,
+  })
+
+// A journal with items 1 (created), 2 (failed) and 3 (unknown), as a run that ended early
+// leaves it; returns its path.
+async function earlierRun(dir: string): Promise<string> {
+  const journal = await Journal.open(dir, KEY)
+  journal.begin()
+  journal.sending('1')
+  journal.settle('1', { status: 'created', id: 'mb_1' })
+  journal.sending('2')
+  journal.settle('2', { status: 'failed' })
+  journal.sending('3')
+  journal.settle('3', { status: 'unknown' })
+  await journal.close('stopped')
+  return journal.path
+}
+
+// Item 1 sent and created, then item 2 sent: the file holds the three lines, whole.
+function twoRequests(journal: Journal, first = true) {
+  if (first) journal.sending('1')
+  journal.settle('1', { status: 'created', id: 'mb_1' })
+  journal.sending('2')
+  expect(lines(journal.path)).toEqual([
+    { item: '1', status: 'sending' },
+    { item: '1', status: 'created', id: 'mb_1' },
+    { item: '2', status: 'sending' },
+  ])
+}
+
 describe('Journal', () => {
   it('has an item in the file as sending before its request may leave, and every outcome once closed', async () => {
     const dir = tempDir()
-    const journal = await Journal.open(dir, KEY, false)
+    const journal = await Journal.open(dir, KEY)
+    expect(journal.earlier).toBeUndefined()
+    journal.begin()
     journal.sending('1')
-    expect(lines(journal)).toEqual([{ item: '1', status: 'sending' }])
-    journal.settle('1', 'created', 'mb_1')
-    journal.sending('2')
-    expect(lines(journal)).toEqual([
-      { item: '1', status: 'sending' },
-      { item: '1', status: 'created', id: 'mb_1' },
-      { item: '2', status: 'sending' },
-    ])
-    journal.settle('2', 'failed')
-    journal.sending('3')
-    journal.settle('3', 'unknown')
-    journal.close(false)
+    expect(lines(journal.path)).toEqual([{ item: '1', status: 'sending' }])
+    twoRequests(journal, false)
+    await journal.close('stopped')
 
-    const resumed = await Journal.open(dir, KEY, true)
-    expect(Object.fromEntries(resumed.earlier)).toEqual({
+    await earlierRun(dir)
+    const resumed = await Journal.open(dir, KEY)
+    expect(resumed.earlier?.end).toBe('stopped')
+    expect(Object.fromEntries(resumed.earlier!.entries)).toEqual({
       '1': { status: 'created', id: 'mb_1' },
       '2': { status: 'failed' },
       '3': { status: 'unknown' },
     })
-    resumed.close(true)
+    await resumed.close('done')
+    expect(existsSync(resumed.path)).toBe(false)
+  })
+
+  it('continues a short write where it stopped: every line lands whole', async () => {
+    const dir = tempDir()
+    // Every write puts down at most 5 bytes, as a nearly full disk may.
+    const journal = await Journal.open(dir, KEY, {
+      write: ((fd: number, bytes: Buffer, offset: number, length: number) =>
+        writeSync(fd, bytes, offset, Math.min(length, 5))) as typeof writeSync,
+    })
+    journal.begin()
+    twoRequests(journal)
+    await journal.close('finished')
+  })
+
+  it('a write that fails part-way throws a clear error, writes nothing more, and still lets the lock go', async () => {
+    const dir = tempDir()
+    let calls = 0
+    const journal = await Journal.open(dir, KEY, {
+      write: ((fd: number, bytes: Buffer, offset: number, length: number) => {
+        calls++
+        // The second line's first 7 bytes, then the disk is full.
+        if (calls === 2) return writeSync(fd, bytes, offset, 7)
+        if (calls > 2) throw enospc()
+        return writeSync(fd, bytes, offset, length)
+      }) as typeof writeSync,
+    })
+    journal.begin()
+    journal.sending('1')
+    let thrown: unknown
+    try {
+      journal.sending('2')
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toBeInstanceOf(JournalWriteError)
+    expect((thrown as Error).message).toBe(
+      `cannot write the journal ${journal.path}: no space left on device (ENOSPC); stopped ` +
+        'sending, since nothing is sent without its mark in the journal',
+    )
+    expect(() => journal.sending('3')).toThrow(JournalWriteError)
+    // Closing writes nothing more (the torn line stays the last) and releases the lock.
+    await journal.close('stopped')
+    expect(readFileSync(journal.path, 'utf8')).toBe('{"item":"1","status":"sending"}\n{"item"')
+
+    // The torn last line is read as what it is: a mark whose request never left.
+    const next = await Journal.open(dir, KEY)
+    expect(Object.fromEntries(next.earlier!.entries)).toEqual({ '1': { status: 'sending' } })
+    expect(next.earlier!.end).toBeUndefined()
+    // Continued: the torn line is gone, so new lines never follow it on the same line.
+    next.begin(next.earlier!.entries)
+    next.sending('2')
+    expect(lines(next.path)).toEqual([
+      { item: '1', status: 'sending' },
+      { item: '2', status: 'sending' },
+    ])
+    await next.close('stopped')
+  })
+
+  it('refuses a journal damaged before its last line, naming the line and the way on', async () => {
+    for (const damage of ['null', '{"item":"2","sta', '"text"', '{"item":2,"status":"created"}']) {
+      const dir = tempDir()
+      const file = await earlierRun(dir)
+      const text = readFileSync(file, 'utf8').split('\n')
+      text.splice(2, 0, damage)
+      writeFileSync(file, text.join('\n'))
+      const error = await Journal.open(dir, KEY).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      )
+      expect(error?.message, damage).toBe(
+        `the journal ${file} is damaged at line 3, so it cannot tell what an earlier run of ` +
+          'this input sent; run the same command with --skip-existing to send only the ' +
+          'records not already on the server (that starts a new journal)',
+      )
+      // The refusal let the lock go: a repaired journal opens at once.
+      writeFileSync(file, '')
+      const fresh = await Journal.open(dir, KEY)
+      expect(fresh.earlier).toBeUndefined()
+      await fresh.release()
+    }
+  })
+
+  it('reads a null last line or a line of NUL bytes (a crash mid-write) as torn', async () => {
+    for (const tail of ['null', '\0\0\0\0']) {
+      const dir = tempDir()
+      const file = await earlierRun(dir)
+      appendFileSync(file, tail)
+      const journal = await Journal.open(dir, KEY)
+      expect(journal.earlier!.entries.size).toBe(3)
+      await journal.release()
+    }
+  })
+
+  it('is let go by close, by release, and when opening fails', async () => {
+    const dir = tempDir()
+    const first = await Journal.open(dir, KEY)
+    const lock = `${first.path}.lock`
+    expect(existsSync(lock)).toBe(true)
+    first.begin()
+    first.sending('1')
+    await first.close('stopped')
+    expect(existsSync(lock)).toBe(false)
+    const second = await Journal.open(dir, KEY)
+    expect(Object.fromEntries(second.earlier!.entries)).toEqual({ '1': { status: 'sending' } })
+    await second.release()
+    expect(existsSync(lock)).toBe(false)
+    writeFileSync(first.path, 'null\n{}\n')
+    await expect(Journal.open(dir, KEY)).rejects.toThrow(/is damaged at line 1/)
+    expect(existsSync(lock)).toBe(false)
   })
 })

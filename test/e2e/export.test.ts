@@ -51,6 +51,7 @@ describe.each([
       skipped: 0,
       failed: 0,
       unknown: 0,
+      not_sent: 0,
     })
 
     expect(await exported(copy(), args)).toBe(first)
@@ -63,6 +64,7 @@ describe.each([
       skipped: chambers.length + members.length,
       failed: 0,
       unknown: 0,
+      not_sent: 0,
     })
   })
 })

@@ -99,7 +99,7 @@ describe('--resume', () => {
 
     const last = await runCli([...args, '--resume'], { configDir: dir, env, timeoutMs: 60_000 })
     expect(last.code, `killed at ${moments.join(', ')}: ${last.stderr}`).toBe(0)
-    expect(last.stderr).toMatch(/^Resuming: \d+ rows created by an earlier run/)
+    expect(last.stderr).toMatch(/^Resuming: [\d,]+ rows created by an earlier run/)
     const results = ndjson<Result>(last.stdout)
     expect(results).toHaveLength(rows)
     expect(results.every((r) => r.status === 'created' && r.id)).toBe(true)
@@ -138,7 +138,7 @@ describe('--resume', () => {
       const again = await runCli(args, { configDir: dir, env })
       expect(again.code).toBe(2)
       expect(again.stderr).toMatch(
-        /^error: an earlier run of this input against chamber ch_0005 at .* ended early \(8 created\); continue it with --resume/,
+        /^error: an earlier run of this input against chamber ch_0005 at \S+ finished with failures \(8 created, 4 unknown\); run the same command with --resume to continue it, or with --skip-existing to send only the rows not already on the server\n$/,
       )
       expect(createdPosts(sandbox(), 'ch_0005')).toHaveLength(posts)
 
@@ -146,16 +146,21 @@ describe('--resume', () => {
       const resumed = await runCli([...args, '--resume'], { configDir: dir, env })
       expect(resumed.code, resumed.stderr).toBe(0)
       expect(resumed.stderr).toContain(
-        'Resuming: 8 rows created by an earlier run, 4 of unknown outcome checked by e-mail\n',
+        'Resuming: 8 rows created by an earlier run, each confirmed on the server before it is skipped; 4 of unknown outcome looked up first\n',
       )
       expect(ndjson<Result>(resumed.stdout).map((r) => r.status)).toEqual(Array(12).fill('created'))
       // Only the four that never arrived were sent.
       expect(createdPosts(sandbox(), 'ch_0005')).toHaveLength(posts + 4)
       expect(await tagged(dir, 'ch_0005', 'drop')).toHaveLength(12)
 
+      // Nothing left to continue: --resume sends what the server lacks, here nothing.
       const nothing = await runCli([...args, '--resume'], { configDir: dir, env })
-      expect(nothing.code).toBe(2)
-      expect(nothing.stderr).toMatch(/^error: nothing to resume: no unfinished run of this input/)
+      expect(nothing.code, nothing.stderr).toBe(0)
+      expect(nothing.stderr).toMatch(
+        /^Nothing to resume: no unfinished run of this input against chamber ch_0005 at \S+; sending only the rows not already on the server, as --skip-existing does\n/,
+      )
+      expect(ndjson<Result>(nothing.stdout).map((r) => r.status)).toEqual(Array(12).fill('skipped'))
+      expect(createdPosts(sandbox(), 'ch_0005')).toHaveLength(posts + 4)
     } finally {
       await proxy.close()
     }
@@ -231,7 +236,7 @@ describe('seed --resume', () => {
     const last = await runCli(['seed', file, '--resume', '--json'], { configDir: dir, env })
     expect(last.code, `killed at ${at - before}: ${last.stderr}`).toBe(0)
     const report = JSON.parse(last.stdout) as SeedReport
-    expect(report.summary).toEqual({ created: 302, skipped: 0, failed: 0, unknown: 0 })
+    expect(report.summary).toEqual({ created: 302, skipped: 0, failed: 0, unknown: 0, not_sent: 0 })
     const sent = seedPosts().slice(before)
     expect(sent.filter((r) => r.status !== 201)).toEqual([])
     expect(sent).toHaveLength(302)
@@ -253,20 +258,26 @@ describe('seed --resume', () => {
       const args = ['seed', file, '--json', '--concurrency', '1']
       const first = await runCli(args, { configDir: dir, env })
       expect(first.code).toBe(5)
-      const { failed = 0, unknown = 0 } = (JSON.parse(first.stdout) as SeedReport).summary
+      const { unknown = 0, not_sent = 0 } = (JSON.parse(first.stdout) as SeedReport).summary
       expect(unknown).toBeGreaterThan(0)
       expect(first.stderr).toContain(
-        `To continue, run the same command with --resume: it sends only the ${failed + unknown} records not yet created\n`,
+        `To continue, run the same command with --resume: it sends only the ${unknown + not_sent} records not yet created\n`,
       )
       proxy.heal()
       const before = seedPosts().length
       const resumed = await runCli([...args, '--resume'], { configDir: dir, env })
       expect(resumed.code, resumed.stderr).toBe(0)
       const report = JSON.parse(resumed.stdout) as SeedReport
-      expect(report.summary).toEqual({ created: 10, skipped: 0, failed: 0, unknown: 0 })
+      expect(report.summary).toEqual({
+        created: 10,
+        skipped: 0,
+        failed: 0,
+        unknown: 0,
+        not_sent: 0,
+      })
       // The dropped requests never reached the server: exactly those, and the records that
       // waited on them, are sent now.
-      expect(seedPosts().length - before).toBe(failed + unknown)
+      expect(seedPosts().length - before).toBe(unknown + not_sent)
       expect(await tagged(dir, report.chambers.branch!.id, tag)).toHaveLength(4)
     } finally {
       await proxy.close()

@@ -72,7 +72,7 @@ describe('seed (built)', () => {
       chambers: Record<string, { id: string; status: string }>
       summary: Record<string, number>
     }
-    expect(report.summary).toEqual({ created: 0, skipped: 3, failed: 0, unknown: 0 })
+    expect(report.summary).toEqual({ created: 0, skipped: 3, failed: 0, unknown: 0, not_sent: 0 })
     expect(report.chambers.main!.id).toBe(rows[1]![4])
     expect(report.chambers.branch!.id).toBe(rows[0]![4])
     expect(creates()).toEqual([])
@@ -95,12 +95,15 @@ describe('seed (built)', () => {
     const huge = fixture(tag).replace('{ city: Berlin }', `{ notes: ${'x'.repeat(BODY_LIMIT)} }`)
     const { code, stdout, stderr } = await runCli(['seed', '-', '--json'], options(huge))
     expect(code).toBe(1)
-    expect(lines(stderr).at(-2)).toMatch(summaryLine('3 failed'))
-    expect(lines(stderr).at(-1)).toBe(
-      'To continue, run the same command with --resume: it sends only the 3 records not yet created',
-    )
-    const report = JSON.parse(stdout) as { chambers: Record<string, { error: string }> }
-    expect(report.chambers.branch!.error).toBe('hq failed')
+    // A 413 is refused for good: nothing a --resume could send, so no line advises one.
+    expect(lines(stderr)).toEqual([expect.stringMatching(summaryLine('3 failed'))])
+    const report = JSON.parse(stdout) as {
+      chambers: Record<string, { status: string; error: { code: string; message: string } }>
+    }
+    expect(report.chambers.branch).toMatchObject({
+      status: 'failed',
+      error: { code: 'dependency', message: 'not sent: the hq failed' },
+    })
   })
 })
 

@@ -44,9 +44,9 @@ describe.skipIf(!HAVE_PTY)('members add --from-file in a pseudo-terminal', () =>
       // Every frame was drawn on that one line; the last one stays.
       expect(last[0]).toMatch(/█{24} 398\/398 rows sent \| \d+\/s \| ETA 0s$/)
       expect(last[1]).toMatch(/^line +status +email +reason$/)
-      expect(last[2]).toMatch(/^11 +invalid +broken-9 +email must be a valid e-mail address$/)
-      expect(last[3]).toMatch(/^301 +invalid +broken-299 +email must be a valid e-mail address$/)
-      expect(last[4]).toMatch(/^398 created, 2 invalid in \d+\.\d s$/)
+      expect(last[2]).toMatch(/^11 +failed +broken-9 +email must be a valid e-mail address$/)
+      expect(last[3]).toMatch(/^301 +failed +broken-299 +email must be a valid e-mail address$/)
+      expect(last[4]).toMatch(/^398 created, 2 failed in \d+\.\d s$/)
     },
     TIMEOUT,
   )

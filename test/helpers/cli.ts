@@ -405,8 +405,8 @@ export function useCommands(fixture: () => SandboxFixture) {
   }
 }
 
-// A bulk run's summary line: the counts, the time it took, and any note after it.
+// A bulk run's summary line: the counts, any note (` (interrupted)`), and the time it took.
 export function summaryLine(counts: string, note = ''): RegExp {
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  return new RegExp(`^${escape(counts)} in \\d+\\.\\d s${escape(note)}\\n?$`)
+  return new RegExp(`^${escape(counts)}${escape(note)} in \\d+\\.\\d s\\n?$`)
 }

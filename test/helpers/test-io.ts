@@ -1,6 +1,6 @@
 // An IO for tests: buffers instead of the process's streams, and TTY flags chosen per test.
 import { PassThrough, Writable } from 'node:stream'
-import type { IO } from '../../src/io/streams.js'
+import type { IO, StopReason } from '../../src/io/streams.js'
 
 export type TestIOOptions = {
   stdoutIsTTY?: boolean
@@ -17,8 +17,9 @@ export type TestIO = {
   io: IO
   stdout(): string
   stderr(): string
-  // What Ctrl-C would do: calls the handlers the command registered with io.onInterrupt.
-  interrupt(): void
+  // What Ctrl-C (or another reason to stop) would do: calls the handlers the command registered
+  // with io.onStop.
+  interrupt(reason?: StopReason): void
 }
 
 // A stream that says it is a terminal (of `columns` columns), as libraries that draw on one
@@ -44,7 +45,7 @@ export function createTestIO(options: TestIOOptions = {}): TestIO {
   const err = sink()
   const input = new PassThrough()
   input.end(options.stdin ?? '')
-  const handlers = new Set<() => void>()
+  const handlers = new Set<(reason: StopReason) => void>()
   return {
     io: {
       out: asTerminal(out.stream, options.stdoutIsTTY ?? false, options.stdoutWidth),
@@ -55,13 +56,13 @@ export function createTestIO(options: TestIOOptions = {}): TestIO {
       stdinIsTTY: options.stdinIsTTY ?? false,
       env: options.env ?? {},
       stdoutWidth: options.stdoutWidth,
-      onInterrupt(handler) {
+      onStop(handler) {
         handlers.add(handler)
         return () => void handlers.delete(handler)
       },
     },
     stdout: out.text,
     stderr: err.text,
-    interrupt: () => handlers.forEach((handler) => handler()),
+    interrupt: (reason = 'SIGINT') => [...handlers].forEach((handler) => handler(reason)),
   }
 }

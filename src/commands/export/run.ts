@@ -10,7 +10,6 @@ import { checkId, idProblem } from '../../api/paths.js'
 import type { Context } from '../../cmdutil/context.js'
 import { CliError, ExitCode, UsageError } from '../../errors.js'
 import { startProgress } from '../../io/progress.js'
-import { limiter } from '../seed/limit.js'
 import { requireV2, usedFlag } from '../../cmdutil/api-version.js'
 import { chamberDraft, memberEntry } from './entries.js'
 import type { ChamberDraft, MemberEntry } from './entries.js'
@@ -96,7 +95,8 @@ function checkOutput({ globals }: Pick<Context, 'globals'>): void {
 
 // Every named chamber, or exit 3 naming each one the server does not know.
 async function namedChambers(client: Client, ids: string[]): Promise<AnswerRecord[]> {
-  const slot = limiter(GET_CONCURRENCY)
+  const { default: pLimit } = await import('p-limit')
+  const slot = pLimit(GET_CONCURRENCY)
   const missing: string[] = []
   const found = await Promise.all(
     ids.map((id) =>

@@ -1,7 +1,7 @@
 // `seed`: creates a fixture's chambers and members in the order their references need (an HQ
 // before its subsidiaries, a chamber before its members), independent records in parallel up to
-// --concurrency. A failed chamber fails its dependants and nothing else. Every record's outcome
-// goes to a journal as it happens, so that a run that ended early continues with --resume.
+// --concurrency, through the bulk runner (src/cmdutil/bulk), which keeps the journal and decides
+// what an earlier run's records mean. A failed chamber fails its dependants and nothing else.
 import { writeFile } from 'node:fs/promises'
 import { checkFields } from '../../api/fields.js'
 import type { Client } from '../../api/client.js'
@@ -9,24 +9,17 @@ import { paginate } from '../../api/paginate.js'
 import { idText, isAnswerId } from '../../api/answers.js'
 import type { AnswerId, AnswerRecord } from '../../api/answers.js'
 import { ApiError } from '../../api/errors.js'
-import { configDir } from '../../config/dir.js'
-import { Journal } from '../../config/journal.js'
-import type { JournalEntry } from '../../config/journal.js'
-import { folded, memberEmails } from '../../cmdutil/member-emails.js'
+import { BulkRun, NOT_SENT } from '../../cmdutil/bulk/run.js'
+import type { Outcome } from '../../cmdutil/bulk/run.js'
+import { MemberIndex, folded, requireChamber } from '../../cmdutil/bulk/lookups.js'
 import type { Context } from '../../cmdutil/context.js'
-import { CliError, ExitCode, SilentError, UsageError, describeError } from '../../errors.js'
+import { CliError, UsageError } from '../../errors.js'
 import { writeJson, writeList } from '../../io/output.js'
-import {
-  bulkSummary,
-  continueLine,
-  reasonText,
-  startBulkProgress,
-  writeBulkResults,
-} from '../../io/bulk-output.js'
+import { escapeForTerminal } from '../../io/values.js'
+import { reasonText } from '../../io/bulk-output.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
 import { readFixture } from './fixture.js'
-import type { Fixture, FixtureChamber, FixtureMember } from './fixture.js'
-import { limiter } from './limit.js'
+import type { Fixture, FixtureChamber } from './fixture.js'
 
 export type Options = {
   file: string
@@ -41,17 +34,16 @@ export type Options = {
   resume?: boolean
 }
 
-// unknown: sent, and no answer came back: the record may exist.
-type Status = 'created' | 'skipped' | 'failed' | 'unknown'
+type Status = Outcome['status']
 // The id as the server gave it; its text is what later requests use.
-type Outcome = { id: AnswerId | null; status: Status; error: string | null }
+type Result = Pick<Outcome, 'id' | 'status' | 'error'>
 export type Report = {
-  chambers: Record<string, Outcome>
-  members: ({ chamber: string; email: string } & Outcome)[]
+  chambers: Record<string, Result>
+  members: ({ chamber: string; email: string } & Result)[]
   summary: Record<Status, number>
 }
 
-const RESULT_COLUMNS = ['kind', 'chamber', 'name', 'email', 'id', 'status', 'error']
+const RESULT_COLUMNS = ['kind', 'chamber', 'name', 'email', 'id', 'status', 'error.message']
 const PLAN_COLUMNS = ['step', 'action', 'kind', 'chamber', 'name', 'id']
 
 export async function seed(opts: Options, ctx: Context): Promise<void> {
@@ -78,63 +70,75 @@ export async function seed(opts: Options, ctx: Context): Promise<void> {
   )
   const client = await ctx.api({ connections: opts.concurrency })
   requireV2(client.version, client.baseUrl, 'seed')
+  // The chambers the file names by id must exist before anything is sent.
+  const given = new Map<string, string>()
+  for (const chamber of fixture.chambers) {
+    const hqId = chamber.body.hq_id
+    if (typeof hqId === 'string' && !given.has(hqId)) given.set(hqId, `${chamber.path}.hq_id`)
+  }
+  for (const [id, path] of given) await requireChamber(client, id, path)
   if (opts.dryRun) {
-    const existing = opts.skipExisting ? await Existing.load(client) : undefined
-    return printPlan(fixture, existing, ctx)
+    return printPlan(fixture, opts.skipExisting ? await Existing.load(client) : undefined, ctx)
   }
+  const existing = await Existing.load(client)
 
-  const started = Date.now()
-  const journal = await Journal.open(
-    configDir(ctx.io.env),
-    { kind: 'seed', target: client.baseUrl, content: fixture.chambers },
-    opts.resume === true,
+  let report: Report | undefined
+  await BulkRun.run(
+    ctx,
+    {
+      kind: 'seed',
+      target: client.baseUrl,
+      content: fixture.chambers,
+      noun: 'record',
+      total: fixture.chambers.reduce((n, c) => n + 1 + c.members.length, 0),
+      progress: 'records',
+      concurrency: opts.concurrency,
+      resume: opts.resume === true,
+      skipExisting: opts.skipExisting === true,
+      notice: ({ skipping, made }) =>
+        skipping ? undefined : sameNames(fixture, existing, (c) => made(chamberItem(c))),
+    },
+    async (run) => {
+      report = await execute(fixture, client, existing, run)
+      await printReport(fixture, report, run, ctx, opts.verbose === true)
+    },
+    async () => {
+      if (opts.report && report) await saveReport(opts.report, report)
+    },
   )
-  let report: Awaited<ReturnType<typeof execute>>
-  try {
-    // Records an earlier run sent without learning the outcome are looked up like existing ones.
-    const doubtful = [...journal.earlier.values()].some(
-      (e) => e.status === 'sending' || e.status === 'unknown',
-    )
-    const existing = opts.skipExisting || doubtful ? await Existing.load(client) : undefined
-    if (journal.earlier.size > 0 && !ctx.globals.quiet) {
-      const done = [...journal.earlier.values()].filter((e) => e.status === 'created').length
-      ctx.io.err.write(
-        `Resuming: ${done} records created by an earlier run` +
-          (doubtful ? '; those of unknown outcome are looked up first' : '') +
-          '\n',
-      )
-    }
-    const known = { existing, skip: opts.skipExisting === true, journal }
-    report = await execute(fixture, client, known, opts.concurrency, ctx)
-  } catch (error) {
-    journal.close(false)
-    throw error
-  }
-  const left = report.summary.failed + report.summary.unknown
-  journal.close(left === 0)
-  // Printed first: a report file that cannot be written must not hide what was created.
-  await printReport(fixture, report, ctx, {
-    verbose: opts.verbose === true,
-    elapsedMs: Date.now() - started,
-  })
-  if (left > 0) ctx.io.err.write(continueLine(left, 'record'))
-  if (opts.report) await saveReport(opts.report, report)
-  if (report.interrupted) throw new SilentError(ExitCode.interrupted, 'interrupted')
-  // Records that may exist must be checked before a re-run: that outranks failed ones.
-  if (report.summary.unknown > 0) throw new SilentError(ExitCode.network, 'unknown_outcome')
-  if (report.summary.failed > 0) throw new SilentError(ExitCode.failure, 'partial')
 }
 
-// What is already on the server, for --skip-existing: a chamber matches by name (trimmed, any
-// letter case) and type (when the server gives one), a subsidiary also by its HQ; a member by
-// e-mail in its chamber.
+const chamberItem = (chamber: FixtureChamber) => `chamber ${chamber.key}`
+
+// The one note of a run about to create chambers whose name the server already has (a second
+// seed of the same file, or a name taken by someone else): the run goes on.
+function sameNames(
+  fixture: Fixture,
+  existing: Existing,
+  made: (chamber: FixtureChamber) => boolean,
+): string | undefined {
+  const named = fixture.chambers.filter((c) => !made(c) && existing.named(c.body.name))
+  if (named.length === 0) return undefined
+  const shown = named.slice(0, 2).map((c) => `"${escapeForTerminal(c.body.name)}"`)
+  const more = named.length > 2 ? ` and ${named.length - 2} more` : ''
+  const one = named.length === 1
+  return (
+    `note: the server already has ${one ? 'a chamber' : 'chambers'} named ${shown.join(', ')}${more}; ` +
+    `creating ${one ? 'it' : 'them'} again (--skip-existing skips chambers that exist)`
+  )
+}
+
+// What is already on the server: a chamber matches by name (trimmed, any letter case) and type
+// (when the server gives one), a subsidiary also by its HQ; a member by e-mail in its chamber.
 class Existing {
-  private readonly members = new Map<string, Promise<Map<string, AnswerId | null>>>()
+  readonly members: MemberIndex
 
   private constructor(
-    private readonly client: Client,
+    client: Client,
     private readonly chambers: AnswerRecord[],
-  ) {}
+  ) {
+    this.members = new MemberIndex(client)
+  }
 
   static async load(client: Client): Promise<Existing> {
     const chambers: AnswerRecord[] = []
@@ -144,201 +148,157 @@ class Existing {
     return new Existing(client, chambers)
   }
 
-  // A match without a usable id is no use to its members: it is created anew.
-  chamber(body: FixtureChamber['body'], hqId: string | undefined): AnswerId | undefined {
+  named(name: string): boolean {
+    const wanted = folded(name)
+    return this.chambers.some((c) => folded(c.name) === wanted)
+  }
+
+  // A match without a usable id is no use to its members: it is created anew. `recorded`: the id
+  // an earlier run created it with, which must still be there under the same name.
+  chamber(
+    body: FixtureChamber['body'],
+    hqId: string | undefined,
+    recorded?: string,
+  ): AnswerId | undefined {
     const name = folded(body.name)
     const id = this.chambers.find(
       (c) =>
         isAnswerId(c.id) &&
         folded(c.name) === name &&
-        // A server that does not say a chamber's type leaves the name to decide.
-        (c.type === undefined || c.type === null || c.type === body.type) &&
-        (body.type !== 'subsidiary' || (isAnswerId(c.hq_id) && idText(c.hq_id) === hqId)),
+        (recorded === undefined
+          ? // A server that does not say a chamber's type leaves the name to decide.
+            (c.type === undefined || c.type === null || c.type === body.type) &&
+            (body.type !== 'subsidiary' || (isAnswerId(c.hq_id) && idText(c.hq_id) === hqId))
+          : idText(c.id) === recorded),
     )?.id
     return isAnswerId(id) ? id : undefined
   }
-
-  // A member found by e-mail is skipped whether or not the server gave it an id (then null).
-  member(chamberId: string, email: string): Promise<AnswerId | null | undefined> {
-    let emails = this.members.get(chamberId)
-    if (!emails) {
-      emails = memberEmails(this.client, chamberId)
-      this.members.set(chamberId, emails)
-    }
-    return emails.then((found) => found.get(folded(email)))
-  }
 }
 
-type Known = {
-  // What the server holds: for --skip-existing, and to find records of unknown outcome.
-  existing: Existing | undefined
-  skip: boolean
-  journal: Journal
+// A record whose chamber (or HQ) was not created is not sent: failed with it, or not sent when
+// its outcome is unknown (a --resume looks that up, then sends it).
+function dependant(parent: Outcome, what: string): Outcome {
+  if (parent.status === 'not_sent') return NOT_SENT
+  const unknown = parent.status === 'unknown'
+  return {
+    status: unknown ? 'not_sent' : 'failed',
+    id: null,
+    error: {
+      status: null,
+      code: 'dependency',
+      message: unknown
+        ? `not sent: the ${what}'s outcome is unknown`
+        : `not sent: the ${what} failed`,
+      fields: {},
+    },
+    final: parent.final,
+  }
 }
 
 async function execute(
   fixture: Fixture,
   client: Client,
-  { existing, skip, journal }: Known,
-  concurrency: number,
-  ctx: Context,
-): Promise<Report & { interrupted: boolean }> {
-  const { io, globals } = ctx
+  existing: Existing,
+  run: BulkRun,
+): Promise<Report> {
   const byKey = new Map(fixture.chambers.map((chamber) => [chamber.key, chamber]))
-  const report: Report = {
-    chambers: {},
-    members: [],
-    summary: { created: 0, skipped: 0, failed: 0, unknown: 0 },
-  }
-  const total = fixture.chambers.reduce((n, c) => n + 1 + c.members.length, 0)
-  const progress = await startBulkProgress(io, globals, total, 'records')
-  const record = (outcome: Outcome) => {
-    report.summary[outcome.status]++
-    progress?.tick()
+  // Each chamber's outcome, for its subsidiaries' hq_id and its members' path.
+  const outcomes = new Map<string, Promise<Outcome>>()
+  const chamberOutcome = (chamber: FixtureChamber): Promise<Outcome> => {
+    let outcome = outcomes.get(chamber.key)
+    if (!outcome) {
+      outcome = createChamber(chamber)
+      outcomes.set(chamber.key, outcome)
+    }
     return outcome
   }
-  let interrupted = false
-  const stopListening = io.onInterrupt(() => {
-    interrupted = true
-    if (!globals.quiet) io.err.write('\nInterrupted: finishing the requests in flight…\n')
-  })
-  const slot = limiter(concurrency)
-  // Sends a request unless the run was interrupted before a slot came free.
-  const send = <T>(request: () => Promise<T>) =>
-    slot(async () => {
-      if (interrupted) throw new CliError('interrupted before it was sent', ExitCode.interrupted)
-      return request()
-    })
-  const failure = (error: unknown): Outcome => {
-    const described = describeError(error, ctx.secrets.redact)
-    const status = described.code === 'unknown_outcome' ? 'unknown' : 'failed'
-    return { id: null, status, error: reasonText(described) }
-  }
-  // A record whose chamber (or HQ) was not created is not sent.
-  const dependant = (key: string, what: string): Outcome => ({
-    id: null,
-    status: 'failed',
-    error:
-      report.chambers[key]?.status === 'unknown'
-        ? `not sent: the ${what}'s outcome is unknown`
-        : `${what} failed`,
-  })
-
-  // The text of each chamber's id, for its subsidiaries' hq_id and its members' path.
-  const ids = new Map<string, Promise<string | null>>()
-  const chamberId = (chamber: FixtureChamber): Promise<string | null> => {
-    let id = ids.get(chamber.key)
-    if (!id) {
-      id = createChamber(chamber).then((outcome) => {
-        report.chambers[chamber.key] = record(outcome)
-        return outcome.id === null ? null : idText(outcome.id)
-      })
-      ids.set(chamber.key, id)
-    }
-    return id
-  }
-  // Sends a create unless an earlier run settled it, or it exists: created by an earlier run
-  // that never learned so (`doubtful`), or skipped with --skip-existing. `found` resolves to
-  // undefined for none, null for one the server gave no id.
-  const create = async (
-    item: string,
-    found: (doubtful: boolean) => Promise<AnswerId | null | undefined>,
-    request: () => Promise<AnswerId | null>,
-  ): Promise<Outcome> => {
-    const before: JournalEntry | undefined = journal.earlier.get(item)
-    if (before?.status === 'created' || before?.status === 'skipped') {
-      return { id: before.id ?? null, status: before.status, error: null }
-    }
-    const doubtful = before?.status === 'sending' || before?.status === 'unknown'
-    let sent = false
-    try {
-      const id = doubtful || skip ? await found(doubtful) : undefined
-      if (id !== undefined) {
-        const status = doubtful ? 'created' : 'skipped'
-        journal.settle(item, status, id === null ? undefined : idText(id))
-        return { id, status, error: null }
-      }
-      const created = await send(() => {
-        sent = true
-        journal.sending(item)
-        return request()
-      })
-      journal.settle(item, 'created', created === null ? undefined : idText(created))
-      return { id: created, status: 'created', error: null }
-    } catch (error) {
-      const outcome = failure(error)
-      if (sent) journal.settle(item, outcome.status === 'unknown' ? 'unknown' : 'failed')
-      return outcome
-    }
-  }
   const createChamber = async (chamber: FixtureChamber): Promise<Outcome> => {
-    const hqId = chamber.hq ? await chamberId(byKey.get(chamber.hq)!) : chamber.body.hq_id
-    // (An hq's own `hq_id: null` is no failed HQ.)
-    if (chamber.hq !== undefined && hqId === null) return dependant(chamber.hq, 'hq')
-    const body = chamber.hq ? { ...chamber.body, hq_id: hqId } : chamber.body
-    return create(
-      `chamber ${chamber.key}`,
-      async () => existing?.chamber(chamber.body, hqId ?? undefined),
-      async () => {
-        const created = await client.chambers.create(body)
-        if (!isAnswerId(created.id)) {
+    let body = chamber.body
+    if (chamber.hq) {
+      const hq = await chamberOutcome(byKey.get(chamber.hq)!)
+      if (hq.id === null) return run.settled(dependant(hq, 'hq'))
+      body = { ...body, hq_id: idText(hq.id) }
+    }
+    const hqId = body.hq_id ?? undefined
+    return run.create({
+      item: chamberItem(chamber),
+      find: async (recorded) => existing.chamber(chamber.body, hqId, recorded),
+      send: async () => {
+        const record = await client.chambers.create(body)
+        if (!isAnswerId(record.id)) {
           throw new ApiError(
             'unexpected_response',
             "created, but the server's answer gives no id to add its members and subsidiaries with",
           )
         }
-        return created.id
+        return { id: record.id, record }
       },
-    )
-  }
-  const addMember = async (chamber: FixtureChamber, member: FixtureMember): Promise<Outcome> => {
-    const id = await chamberId(chamber)
-    if (id === null) return dependant(chamber.key, 'chamber')
-    return create(
-      `member ${chamber.key} ${folded(member.body.email)}`,
-      // A chamber this run created has no members to skip (but may hold doubtful ones).
-      async (doubtful) =>
-        doubtful || report.chambers[chamber.key]?.status === 'skipped'
-          ? existing?.member(id, member.body.email)
-          : undefined,
-      async () => {
-        const created = await client.members.add(id, member.body)
-        return isAnswerId(created.id) ? created.id : null
-      },
-    )
+    })
   }
 
-  try {
-    await Promise.all(
-      fixture.chambers.flatMap((chamber) => [
-        chamberId(chamber),
-        ...chamber.members.map(async (member, index) => {
-          const outcome = record(await addMember(chamber, member))
-          report.members[memberIndex(fixture, chamber, index)] = {
-            chamber: chamber.key,
-            email: member.body.email,
-            ...outcome,
-          }
-        }),
-      ]),
-    )
-  } finally {
-    stopListening()
-    progress?.stop()
+  // Every chamber first, in file order (a subsidiary waits for its HQ), then the members.
+  const chambers = fixture.chambers.map(async (chamber) => [
+    chamber.key,
+    result(await chamberOutcome(chamber)),
+  ])
+  const members = fixture.chambers.flatMap((chamber) =>
+    chamber.members.map(async (member) => {
+      const parent = await chamberOutcome(chamber)
+      const outcome =
+        parent.id === null
+          ? run.settled(dependant(parent, 'chamber'))
+          : await run.create({
+              item: `member ${chamber.key} ${folded(member.body.email)}`,
+              find: () => existing.members.find(idText(parent.id!), member.body.email),
+              send: async () => {
+                const record = await client.members.add(idText(parent.id!), member.body)
+                return { id: isAnswerId(record.id) ? record.id : null, record }
+              },
+            })
+      return { chamber: chamber.key, email: member.body.email, ...result(outcome) }
+    }),
+  )
+  // Chambers and members in file order, however they finished, so that reports of two runs
+  // compare.
+  return {
+    chambers: Object.fromEntries(await Promise.all(chambers)) as Report['chambers'],
+    members: await Promise.all(members),
+    summary: run.summary,
   }
-  // Chambers in file order, however they finished, so that reports of two runs compare.
-  const chambers = Object.fromEntries(fixture.chambers.map((c) => [c.key, report.chambers[c.key]!]))
-  return { ...report, chambers, interrupted }
 }
 
-// Members are reported in file order, whatever order they finished in.
-function memberIndex(fixture: Fixture, chamber: FixtureChamber, index: number): number {
-  let offset = 0
-  for (const c of fixture.chambers) {
-    if (c === chamber) return offset + index
-    offset += c.members.length
+function result({ id, status, error }: Outcome): Result {
+  return { id, status, error }
+}
+
+async function printReport(
+  fixture: Fixture,
+  report: Report,
+  run: BulkRun,
+  ctx: Context,
+  verbose: boolean,
+): Promise<void> {
+  const { io, globals } = ctx
+  if (!run.canPrint) return
+  if (globals.format === 'json') {
+    const { chambers, members, summary } = report
+    return writeJson(io, { chambers, members, summary }, { jq: globals.jq })
   }
-  return offset + index
+  await run.print(resultRows(fixture, report), {
+    format: globals.format,
+    formatChosen: globals.formatChosen,
+    verbose,
+    columns: RESULT_COLUMNS,
+    fields: globals.fields,
+    color: globals.color,
+    wide: globals.wide,
+    quiet: globals.quiet,
+    failures: {
+      columns: ['kind', 'chamber', 'name', 'email', 'status', 'reason'],
+      view: (row) => ({ ...row, reason: row.error ? reasonText(row.error as never) : null }),
+    },
+    jq: globals.jq,
+  })
 }
 
 async function saveReport(path: string, report: Report): Promise<void> {
@@ -347,37 +307,6 @@ async function saveReport(path: string, report: Report): Promise<void> {
     await writeFile(path, `${JSON.stringify({ chambers, members, summary }, null, 2)}\n`)
   } catch (error) {
     throw new CliError(`cannot write the report to ${path}: ${(error as Error).message}`)
-  }
-}
-
-async function printReport(
-  fixture: Fixture,
-  report: Report,
-  ctx: Context,
-  { verbose, elapsedMs }: { verbose: boolean; elapsedMs: number },
-): Promise<void> {
-  const { io, globals } = ctx
-  const { chambers, members, summary } = report
-  if (globals.format === 'json') {
-    await writeJson(io, { chambers, members, summary }, { jq: globals.jq })
-  } else {
-    await writeBulkResults(io, resultRows(fixture, report), {
-      format: globals.format,
-      formatChosen: globals.formatChosen,
-      verbose,
-      columns: RESULT_COLUMNS,
-      fields: globals.fields,
-      color: globals.color,
-      wide: globals.wide,
-      quiet: globals.quiet,
-      failures: { columns: ['kind', 'chamber', 'name', 'email', 'status', 'error'] },
-      jq: globals.jq,
-    })
-  }
-  if (!globals.quiet) {
-    io.err.write(
-      bulkSummary(summary, elapsedMs) + (summary.unknown ? ' (check before retrying)' : '') + '\n',
-    )
   }
 }
 
@@ -434,7 +363,7 @@ async function printPlan(fixture: Fixture, existing: Existing | undefined, ctx: 
     for (const member of chamber.members) {
       const id =
         found !== undefined && existing
-          ? await existing.member(idText(found), member.body.email)
+          ? await existing.members.find(idText(found), member.body.email)
           : undefined
       step('member', chamber.key, member.body.email, id)
     }

@@ -31,8 +31,9 @@ const sandbox = useSandbox({ now: () => NOW })
 const { configDir, run, runBare } = useCommands(sandbox)
 const tempDir = useTempDirs('chamberctl-seed-')
 
-type Status = 'created' | 'skipped' | 'failed' | 'unknown'
-type Outcome = { id: string | null; status: Status; error: string | null }
+type Status = 'created' | 'skipped' | 'failed' | 'unknown' | 'not_sent'
+type RowError = { status: number | null; code: string; message: string; fields: object }
+type Outcome = { id: string | null; status: Status; error: RowError | null }
 type Report = {
   chambers: Record<string, Outcome>
   members: ({ chamber: string; email: string } & Outcome)[]
@@ -100,7 +101,7 @@ chambers:
 }
 
 // The records of potsdamFirst() in file order: each chamber, then its members.
-const COLUMNS = ['kind', 'chamber', 'name', 'email', 'id', 'status', 'error']
+const COLUMNS = ['kind', 'chamber', 'name', 'email', 'id', 'status', 'error.message']
 const FILE_ORDER = [
   ['chamber', 'potsdam', 'Potsdam Chamber', ''],
   ['member', 'potsdam', 'Carl Benz', 'carl'],
@@ -131,7 +132,7 @@ describe('seed: creates in the order of the references', () => {
       expect(stderr).toMatch(summaryLine('5 created'))
       expect(lines(stderr)).toHaveLength(1)
       const report = parseReport(stdout)
-      expect(report.summary).toEqual({ created: 5, skipped: 0, failed: 0, unknown: 0 })
+      expect(report.summary).toEqual({ created: 5, skipped: 0, failed: 0, unknown: 0, not_sent: 0 })
       const { berlin, potsdam } = report.chambers
       expect(berlin).toEqual({ id: expect.stringMatching(/^ch_/), status: 'created', error: null })
       expect(potsdam).toEqual({ id: expect.stringMatching(/^ch_/), status: 'created', error: null })
@@ -261,7 +262,7 @@ describe('seed --skip-existing', () => {
     expect(stderr).toMatch(summaryLine('5 skipped'))
     expect(lines(stderr)).toHaveLength(1)
     const report = parseReport(stdout)
-    expect(report.summary).toEqual({ created: 0, skipped: 5, failed: 0, unknown: 0 })
+    expect(report.summary).toEqual({ created: 0, skipped: 5, failed: 0, unknown: 0, not_sent: 0 })
     const skipped = (outcome: Outcome) => ({ ...outcome, status: 'skipped' })
     expect(report.chambers).toEqual({
       potsdam: skipped(firstReport.chambers.potsdam!),
@@ -313,7 +314,7 @@ describe('seed --skip-existing', () => {
       ['skipped', last.id],
       ['created', expect.stringMatching(/^mb_/)],
     ])
-    expect(report.summary).toEqual({ created: 1, skipped: 2, failed: 0, unknown: 0 })
+    expect(report.summary).toEqual({ created: 1, skipped: 2, failed: 0, unknown: 0, not_sent: 0 })
     expect(creates()).toEqual([`POST /v2/chambers/${BIG_CHAMBER}/members 201`])
   })
 
@@ -400,7 +401,7 @@ describe('seed --skip-existing', () => {
       `fresh@${tag}.example.com`,
       `known@${tag}.example.com`,
     ])
-    expect(report.summary).toEqual({ created: 5, skipped: 3, failed: 0, unknown: 0 })
+    expect(report.summary).toEqual({ created: 5, skipped: 3, failed: 0, unknown: 0, not_sent: 0 })
     expect(creates()).toHaveLength(5)
   })
 })
@@ -808,27 +809,36 @@ describe('seed: a failed chamber fails its dependants and nothing else', () => {
       reportFile,
     ])
     expect(code).toBe(1)
-    expect(lines(stderr)).toEqual([
-      expect.stringMatching(summaryLine('2 created, 4 failed')),
-      'To continue, run the same command with --resume: it sends only the 4 records not yet created',
-    ])
+    // The server refused the broken hq for good (413): nothing left could succeed when sent
+    // again, so no --resume is advised.
+    expect(lines(stderr)).toEqual([expect.stringMatching(summaryLine('2 created, 4 failed'))])
     // Without --json: result rows on stdout, the JSON report in the file.
     const rows = lines(stdout).map((line) => line.split('\t'))
     expect(rows.map(([kind, key, , , , status, error]) => [kind, key, status, error])).toEqual([
       ['chamber', 'broken', 'failed', expect.stringMatching(/413/)],
-      ['member', 'broken', 'failed', 'chamber failed'],
-      ['chamber', 'child', 'failed', 'hq failed'],
-      ['member', 'child', 'failed', 'chamber failed'],
+      ['member', 'broken', 'failed', 'not sent: the chamber failed'],
+      ['chamber', 'child', 'failed', 'not sent: the hq failed'],
+      ['member', 'child', 'failed', 'not sent: the chamber failed'],
       ['chamber', 'fine', 'created', ''],
       ['member', 'fine', 'created', ''],
     ])
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report
-    expect(report.summary).toEqual({ created: 2, skipped: 0, failed: 4, unknown: 0 })
-    expect(report.chambers.child).toEqual({ id: null, status: 'failed', error: 'hq failed' })
-    expect(report.chambers.broken).toMatchObject({ id: null, status: 'failed' })
+    expect(report.summary).toEqual({ created: 2, skipped: 0, failed: 4, unknown: 0, not_sent: 0 })
+    const dependency = (what: string) => ({
+      status: null,
+      code: 'dependency',
+      message: `not sent: the ${what} failed`,
+      fields: {},
+    })
+    expect(report.chambers.child).toEqual({ id: null, status: 'failed', error: dependency('hq') })
+    expect(report.chambers.broken).toMatchObject({
+      id: null,
+      status: 'failed',
+      error: { status: 413, code: expect.any(String), message: expect.any(String), fields: {} },
+    })
     expect(report.members.map((m) => [m.chamber, m.id, m.status, m.error])).toEqual([
-      ['broken', null, 'failed', 'chamber failed'],
-      ['child', null, 'failed', 'chamber failed'],
+      ['broken', null, 'failed', dependency('chamber')],
+      ['child', null, 'failed', dependency('chamber')],
       ['fine', expect.stringMatching(/^mb_/), 'created', null],
     ])
     // The broken hq reached the server once; nothing of its dependants was sent.
@@ -857,7 +867,7 @@ describe('seed --report', () => {
     ])
     expect(code).toBe(1)
     const report = parseReport(stdout)
-    expect(report.summary).toEqual({ created: 5, skipped: 0, failed: 0, unknown: 0 })
+    expect(report.summary).toEqual({ created: 5, skipped: 0, failed: 0, unknown: 0, not_sent: 0 })
     expect(await emailsIn(report.chambers.potsdam!.id!)).toEqual([`carl@${tag}.example.com`])
     expect(lines(stderr)).toEqual([
       expect.stringMatching(summaryLine('5 created')),
@@ -918,6 +928,7 @@ describe('seed --concurrency', () => {
         skipped: 0,
         failed: 0,
         unknown: 0,
+        not_sent: 0,
       })
       expect(gate.maxOpen()).toBe(limit)
       expect(gate.connections()).toBe(limit)
@@ -944,7 +955,7 @@ describe('seed: Ctrl-C', () => {
       const { code, stdout, stderr } = await seeding.done
       expect(code).toBe(130)
       expect(stderr).toContain('Interrupted')
-      expect(lines(stderr).at(-2)).toMatch(summaryLine('4 created, 14 failed'))
+      expect(lines(stderr).at(-2)).toMatch(summaryLine('4 created, 14 not sent', ' (interrupted)'))
       expect(lines(stderr).at(-1)).toBe(
         'To continue, run the same command with --resume: it sends only the 14 records not yet created',
       )
@@ -962,11 +973,16 @@ describe('seed: Ctrl-C', () => {
       expect(report.members.map((m) => m.email)).toEqual(
         [1, 2, 3, 4, 5, 6].flatMap((i) => [1, 2].map((j) => `m${j}.hq${i}@${tag}.example.com`)),
       )
-      expect(report.summary).toEqual({ created: 4, skipped: 0, failed: 14, unknown: 0 })
+      expect(report.summary).toEqual({
+        created: 4,
+        skipped: 0,
+        failed: 0,
+        unknown: 0,
+        not_sent: 14,
+      })
       const outcomes = [...Object.values(report.chambers), ...report.members]
-      for (const outcome of outcomes.filter((o) => o.status === 'failed')) {
-        expect(outcome.id).toBeNull()
-        expect(['interrupted before it was sent', 'chamber failed']).toContain(outcome.error)
+      for (const outcome of outcomes.filter((o) => o.status !== 'created')) {
+        expect(outcome).toMatchObject({ id: null, status: 'not_sent', error: null })
       }
 
       // What is reported created is exactly what the sandbox holds, and nothing else was sent.
