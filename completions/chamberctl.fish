@@ -262,7 +262,7 @@ complete -c chamberctl -n "__chamberctl_at '' 0" -a api -d 'make an authenticate
 complete -c chamberctl -n "__chamberctl_at '' 0" -a sandbox -d 'run the local reference server of the chamber directory API (v1 and v2)'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a fields -d 'list the fields of a resource, for --fields (nested ones as address.city)'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a completion -d 'print the shell completion script for bash, zsh or fish'
-complete -c chamberctl -n "__chamberctl_at '' 0" -a help -d 'show help for a command, e.g. help members add'
+complete -c chamberctl -n "__chamberctl_at '' 0" -a help -d 'show help for a command or a topic, e.g. help members add, help environment'
 
 complete -c chamberctl -n "__chamberctl_at 'login'" -l client-id -x -d 'API client id (env CHAMBERCTL_CLIENT_ID)'
 complete -c chamberctl -n "__chamberctl_at 'login'" -l client-secret-stdin -d 'read the client secret from stdin'

@@ -4,6 +4,7 @@ import { build } from 'esbuild'
 import { execFile } from 'node:child_process'
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { createRequire, isBuiltin } from 'node:module'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 
@@ -64,8 +65,25 @@ const builtins = {
   },
 }
 
+// `import text from './page.md?raw'`: the file's text, as Vite (and so the tests) reads it. The
+// manual is written in Markdown beside the code and bundled into the chunk that prints it.
+const rawText = {
+  name: 'raw-text',
+  setup(build) {
+    build.onResolve({ filter: /\?raw$/ }, (args) => ({
+      path: join(args.resolveDir, args.path.slice(0, -'?raw'.length)),
+      namespace: 'raw-text',
+    }))
+    build.onLoad({ filter: /.*/, namespace: 'raw-text' }, async (args) => ({
+      contents: await readFile(args.path, 'utf8'),
+      loader: 'text',
+      watchFiles: [args.path],
+    }))
+  },
+}
+
 // Also used by the bench, to bundle its undici-only script the way the CLI is bundled.
-export const BUNDLE_PLUGINS = [withoutHttp2, builtins]
+export const BUNDLE_PLUGINS = [withoutHttp2, builtins, rawText]
 
 export async function buildCli() {
   const pkg = JSON.parse(await readFile(`${root}/package.json`, 'utf8'))

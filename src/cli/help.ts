@@ -1,34 +1,166 @@
-// Help that teaches, the way gh's does: every command ends with a few examples, a subcommand's
-// help lists the global options it accepts, and `help <command...>` finds a command by its path
-// or says which ones come close.
-import type { Command } from 'commander'
+// Help that teaches, the way gh's does. The root help lists the commands first and the help
+// topics after them; the global options are behind `help options`. A command's help lists its own
+// options, then only the global options that apply to it, its long description and its examples.
+// `help <command...>` finds a command by its path (or says which ones come close); `help <topic>`,
+// `help options` and `help reference` print the manual, whose text is loaded only then.
+import { Help } from 'commander'
+import type { Command, Option } from 'commander'
+import { about, examplesOf, longOf, takesGlobal } from '../cmdutil/manual.js'
 import { UsageError } from '../errors.js'
 import { isNear } from '../io/suggest.js'
 
-// What the example shows, then the command line as a user types it.
-export type Example = readonly [what: string, commandLine: string]
+// The topics of `chamberctl help <topic>`, with the line the root help shows for each. Their
+// text lives in src/cli/topics/ and is loaded only when asked for.
+export const TOPICS = {
+  environment: 'the environment variables chamberctl reads',
+  'exit-codes': 'what each exit code means; errors, retries and timeouts',
+  formatting: 'output formats, tables, --fields, --jq and paging',
+  bulk: 'creating chambers and members, one or many; --resume',
+  fixtures: 'the fixture file of seed and export',
+  credentials: 'profiles, where secrets live, credentials in CI',
+} as const
+export type Topic = keyof typeof TOPICS
 
-// Adds each command's examples (keyed by its path, '' for the program) to the end of its help.
-export function addExamples(program: Command, examples: Record<string, readonly Example[]>): void {
-  const visit = (command: Command) => {
-    const own = examples[commandPath(command).join(' ')]
-    if (own?.length) {
-      const text = own.map(([what, line]) => `  # ${what}\n  $ ${line}`).join('\n\n')
-      command.addHelpText('after', `\nExamples:\n${text}\n`)
-    }
-    command.commands.forEach(visit)
-  }
-  visit(program)
+const MANUAL_PAGES = {
+  options: 'the global options',
+  reference: 'every command, its flags and examples',
 }
 
-// `help [command...]`: prints the help of the command at that path, on stdout.
+export function configureHelp(program: Command): void {
+  program.configureHelp({
+    showGlobalOptions: true,
+    // Descriptions wrap even in a narrow terminal (commander stops wrapping below 40 columns).
+    minWidthToWrap: 20,
+    visibleGlobalOptions(cmd) {
+      return Help.prototype.visibleGlobalOptions
+        .call(this, cmd)
+        .filter((option) => takesGlobal(cmd, option.long ?? ''))
+    },
+    formatHelp(cmd, helper) {
+      if (!cmd.parent) return rootHelp(cmd, helper)
+      return Help.prototype.formatHelp.call(helper, cmd, helper) + commandExtras(cmd)
+    },
+  })
+}
+
+// What the help shows after commander's part: the long description, then the examples.
+function commandExtras(cmd: Command): string {
+  const parts: string[] = []
+  const long = longOf(cmd)
+  if (long) parts.push(long.trimEnd())
+  const examples = exampleText(cmd)
+  if (examples) parts.push(`Examples:\n${examples}`)
+  if (!parts.length) return ''
+  return `\n${parts.join('\n\n')}\n`
+}
+
+export function exampleText(cmd: Command): string {
+  return examplesOf(cmd)
+    .map(([what, line]) => `  # ${what}\n  $ ${line}`)
+    .join('\n\n')
+}
+
+function rootHelp(program: Command, helper: Help): string {
+  const commands = helper.visibleCommands(program)
+  const options = helper
+    .visibleOptions(program)
+    .filter((o) => o.long === '--version' || o.long === '--help')
+  const topics = Object.entries(TOPICS)
+  const terms = [
+    ...commands.map((c) => helper.subcommandTerm(c)),
+    ...options.map((o) => helper.optionTerm(o)),
+    ...topics.map(([name]) => name),
+    ...Object.keys(MANUAL_PAGES),
+  ]
+  const width = Math.max(...terms.map((t) => helper.displayWidth(t)))
+  const item = (term: string, description: string) =>
+    helper.formatItem(term, width, description, helper)
+  const section = (title: string, items: string[]) => [title, ...items, '']
+  const examples = exampleText(program)
+  return [
+    helper.boxWrap(helper.commandDescription(program), helper.helpWidth ?? 80),
+    '',
+    `Usage: ${helper.commandUsage(program).replace('[options] [command]', '<command> [subcommand] [options]')}`,
+    '',
+    ...section(
+      'Commands:',
+      commands.map((c) => item(helper.subcommandTerm(c), helper.subcommandDescription(c))),
+    ),
+    ...section(
+      'Help topics (chamberctl help <topic>):',
+      [...topics, ...Object.entries(MANUAL_PAGES)].map(([name, what]) => item(name, what)),
+    ),
+    ...section(
+      'Options:',
+      options.map((o) => item(helper.optionTerm(o), helper.optionDescription(o))),
+    ),
+    'Global options, such as --profile, --sandbox, -o and --jq: chamberctl help options',
+    '',
+    ...(examples ? ['Examples:', examples, ''] : []),
+  ].join('\n')
+}
+
+// `help options`: every global option, with the environment variable that stands in for it.
+export function globalOptionsHelp(program: Command): string {
+  const helper = program.createHelp()
+  const options = program.options.filter((o) => o.long !== '--version')
+  const width = Math.max(...options.map((o) => helper.displayWidth(helper.optionTerm(o))))
+  return [
+    'Global options: every command takes those that apply to it, before or after its name.',
+    '',
+    ...options.map((o: Option) =>
+      helper.formatItem(helper.optionTerm(o), width, helper.optionDescription(o), helper),
+    ),
+    '',
+    'Environment variables: chamberctl help environment',
+    '',
+  ].join('\n')
+}
+
+// `help [command...|topic]`: prints the help of the command at that path, or a page of the
+// manual, on stdout.
 export function addHelpCommand(program: Command): void {
   program.helpCommand(false)
-  program
+  const help = program
     .command('help')
-    .description('show help for a command, e.g. help members add')
-    .argument('[command...]', 'the command')
-    .action((path: string[]) => findCommand(program, path).outputHelp())
+    .description('show help for a command or a topic, e.g. help members add, help environment')
+    .argument('[command-or-topic...]', 'a command path, a topic, options or reference')
+    .action(async (path: string[]) => {
+      const write = (text: string) => program.configureOutput().writeOut?.(text)
+      const [first] = path
+      if (path.length === 1 && first !== undefined) {
+        if (Object.hasOwn(TOPICS, first)) {
+          const { topicText } = await import('./manual.js')
+          return write(topicText(first as Topic))
+        }
+        if (first === 'options') return write(globalOptionsHelp(program))
+        if (first === 'reference') {
+          const { reference } = await import('./manual.js')
+          return write(reference(program))
+        }
+      }
+      findCommand(program, path).outputHelp()
+    })
+  about(help, {
+    examples: [
+      ['The help of one command', 'chamberctl help members add'],
+      ['The environment variables chamberctl reads', 'chamberctl help environment'],
+      ['Every command, its flags and examples', 'chamberctl help reference'],
+    ],
+  })
+}
+
+// A noun alone (`chamberctl chambers`) asks what it can do: its help is the answer, on stdout,
+// exit 0. A word after it that is no verb of it is a usage error naming the verbs that come close.
+export function nounsShowHelp(program: Command): void {
+  for (const noun of program.commands) {
+    if (!noun.commands.length) continue
+    noun.allowExcessArguments().action((_flags: unknown, command: Command) => {
+      const [typed] = command.args
+      if (typed !== undefined) findCommand(program, [...commandPath(command), typed])
+      command.outputHelp()
+    })
+  }
 }
 
 export function findCommand(program: Command, path: readonly string[]): Command {
@@ -38,30 +170,32 @@ export function findCommand(program: Command, path: readonly string[]): Command 
     const next = visible.find((child) => child.name() === name || child.aliases().includes(name))
     if (!next) {
       const where = [...commandPath(command), name].join(' ')
-      throw new UsageError(`unknown command "${where}"${suggestion(name, visible)}`)
+      const topics = command === program ? Object.keys({ ...TOPICS, ...MANUAL_PAGES }) : []
+      throw new UsageError(`unknown command "${where}"${suggestion(name, visible, topics)}`)
     }
     command = next
   }
   return command
 }
 
-function commandPath(command: Command): string[] {
+export function commandPath(command: Command): string[] {
   const names: string[] = []
   for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name())
   return names
 }
 
-function isHidden(command: Command): boolean {
+export function isHidden(command: Command): boolean {
   // commander keeps `hidden` on the instance without a public getter.
   return (command as unknown as { _hidden?: boolean })._hidden === true
 }
 
-// The commands a typo most likely meant, by name or alias; otherwise every command, so the user
-// sees what there is.
-function suggestion(typed: string, commands: readonly Command[]): string {
-  const close = commands
-    .filter((c) => isNear(typed, [c.name(), ...c.aliases()]))
-    .map((c) => c.name())
+// The commands (or topics) a typo most likely meant, by name or alias; otherwise every command,
+// so the user sees what there is.
+function suggestion(typed: string, commands: readonly Command[], topics: string[]): string {
+  const close = [
+    ...commands.filter((c) => isNear(typed, [c.name(), ...c.aliases()])).map((c) => c.name()),
+    ...topics.filter((t) => isNear(typed, [t])),
+  ]
   return close.length
     ? ` (did you mean ${close.join(', ')}?)`
     : `; commands: ${commands.map((c) => c.name()).join(', ')}`

@@ -16,8 +16,8 @@ import type { Context } from '../cmdutil/context.js'
 import { compileGlobals, declareGlobals, resolveGlobals } from '../cmdutil/globals.js'
 import { UsageError } from '../errors.js'
 import { VERSION } from '../cmdutil/version.js'
-import { EXAMPLES } from './examples.js'
-import { addExamples, addHelpCommand } from './help.js'
+import { about } from '../cmdutil/manual.js'
+import { addHelpCommand, commandPath, configureHelp, nounsShowHelp } from './help.js'
 
 // commander's own default, for help that goes to a pipe or to stderr.
 const HELP_WIDTH = 80
@@ -55,10 +55,22 @@ export function createProgram(ctx: Context, argv?: readonly string[]): Command {
       getOutHelpWidth: () => ctx.io.stdoutWidth ?? HELP_WIDTH,
       getErrHelpWidth: () => HELP_WIDTH,
     })
-    // Inherited by every command added below: a subcommand's help lists the global options too.
-    // Descriptions wrap even in a narrow terminal (commander stops wrapping below 40 columns).
-    .configureHelp({ showGlobalOptions: true, minWidthToWrap: 20 })
     .showSuggestionAfterError()
+  // Inherited by every command added below.
+  configureHelp(program)
+  about(program, {
+    examples: [
+      [
+        'Try it against the embedded sandbox, no login needed',
+        'chamberctl chambers list --sandbox',
+      ],
+      ['Log in once, then work with your directory', 'chamberctl login'],
+      [
+        'Every member of a chamber, one JSON object a line',
+        'chamberctl members ls ch_0001 --all -o ndjson',
+      ],
+    ],
+  })
   declareGlobals(program).hook('preAction', async (_program, action) => {
     // Completion runs on every TAB and must stay silent; it works without these options.
     if (action.name() === '__complete') {
@@ -71,9 +83,9 @@ export function createProgram(ctx: Context, argv?: readonly string[]): Command {
     }
     const flags = action.optsWithGlobals()
     ctx.globals = resolveGlobals(flags, ctx.io)
-    if (flags.jq !== undefined && WITHOUT_JSON.has(commandPath(action))) {
+    if (flags.jq !== undefined && WITHOUT_JSON.has(commandPath(action).join(' '))) {
       throw new UsageError(
-        `--jq filters JSON output; chamberctl ${commandPath(action)} prints none`,
+        `--jq filters JSON output; chamberctl ${commandPath(action).join(' ')} prints none`,
       )
     }
     ctx.globals = await compileGlobals(flags, ctx.globals)
@@ -85,8 +97,8 @@ export function createProgram(ctx: Context, argv?: readonly string[]): Command {
     for (const register of new Set(Object.values(REGISTERS))) register(program, ctx)
     registerCompletion(program, ctx)
   }
+  nounsShowHelp(program)
   addHelpCommand(program)
-  addExamples(program, EXAMPLES)
   return program
 }
 
@@ -114,12 +126,6 @@ const WITHOUT_JSON = new Set([
   'fields',
   'help',
 ])
-
-function commandPath(command: Command): string {
-  const names: string[] = []
-  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name())
-  return names.join(' ')
-}
 
 export function oneLine(message: string): string {
   return message.trim().replace(/\n\(Did you mean (.*)\?\)$/, ' (did you mean $1?)')

@@ -1,5 +1,6 @@
-// Help that teaches: examples on every command, the global options in a subcommand's help, every
-// default shown, `chamberctl` alone and `help <command...>`, the aliases, and `fields`.
+// Help that teaches: examples on every command, the global options that apply to each, every
+// default shown, the manual's topics, `chamberctl` alone, a noun alone and `help <command...>`,
+// the aliases, and `fields`.
 import type { Command } from 'commander'
 import { describe, expect, it } from 'vitest'
 import { RESOURCE_FIELDS } from '../../src/api/fields.js'
@@ -47,7 +48,7 @@ function commandWords(example: string): number {
 
 describe('help', () => {
   it.each(visiblePaths().map((path) => [path.join(' ') || '(program)', path]))(
-    '%s: 2 to 4 examples that run chamberctl, and the global options',
+    '%s: 2 to 4 examples that run chamberctl',
     async (_name, path) => {
       const { code, stdout, stderr } = await runMain([...path, '--help'])
       expect(code).toBe(0)
@@ -57,20 +58,137 @@ describe('help', () => {
       expect(examples.length, stdout).toBeLessThanOrEqual(4)
       // Each example runs a command that exists, down to a verb.
       for (const example of examples) expect(commandWords(example), example).toBeGreaterThan(0)
-      if (path.length > 0) {
-        expect(stdout).toMatch(/^Global Options:$/m)
-        for (const flag of [
-          '-o, --output <format>',
-          '--json',
-          '--fields <list>',
-          '--sandbox',
-          '--wide',
-        ]) {
-          expect(stdout).toContain(flag)
-        }
-      }
     },
   )
+
+  // The global options a command's help lists: those that apply to it, and no others.
+  function globalOptions(help: string): string[] {
+    const section = help.split('\nGlobal Options:\n')[1]?.split('\n\n')[0] ?? ''
+    return [...section.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]!)
+  }
+
+  it.each([
+    [
+      ['chambers', 'list'],
+      ['--profile', '--sandbox', '--output', '--json', '--fields', '--jq'],
+    ],
+    [
+      ['members', 'add'],
+      ['--sandbox', '--output', '--jq', '--no-input', '--yes'],
+    ],
+    [['api'], ['--sandbox', '--jq']],
+    [['login'], ['--profile', '--base-url', '--no-input']],
+  ])('%j lists the global options that apply to it', async (path, expected) => {
+    const listed = globalOptions((await runMain([...path, '--help'])).stdout)
+    for (const flag of expected) expect(listed).toContain(flag)
+    expect(listed).not.toContain('--version')
+  })
+
+  it.each([
+    [['sandbox'], ['--json', '--jq', '--fields', '--output', '--profile', '--sandbox', '--yes']],
+    [['login'], ['--json', '--jq', '--fields', '--sandbox']],
+    [['export'], ['--jq', '--fields', '--wide']],
+    [['logout'], ['--json', '--base-url', '--timeout']],
+  ])('%j leaves out the global options that do not apply', async (path, absent) => {
+    const listed = globalOptions((await runMain([...path, '--help'])).stdout)
+    expect(listed.length).toBeGreaterThan(0)
+    for (const flag of absent) expect(listed).not.toContain(flag)
+  })
+
+  it('the root help lists the commands and topics, the global options behind help options', async () => {
+    const { stdout } = await runMain(['--help'])
+    const commands = stdout.indexOf('\nCommands:\n')
+    expect(commands).toBeGreaterThan(0)
+    expect(stdout.indexOf('\nHelp topics')).toBeGreaterThan(commands)
+    expect(stdout).not.toContain('--profile <name>')
+    expect(stdout).toContain('chamberctl help options')
+    for (const topic of [
+      'environment',
+      'exit-codes',
+      'formatting',
+      'bulk',
+      'fixtures',
+      'credentials',
+    ]) {
+      expect(stdout).toMatch(new RegExp(`^  ${topic} `, 'm'))
+    }
+  })
+
+  it('help options lists every global option', async () => {
+    const { code, stdout } = await runMain(['help', 'options'])
+    expect(code).toBe(0)
+    for (const flag of ['--profile', '--base-url', '--sandbox', '--output', '--jq', '--quiet']) {
+      expect(stdout).toContain(flag)
+    }
+  })
+
+  it('help environment names every variable chamberctl reads', async () => {
+    const { code, stdout, stderr } = await runMain(['help', 'environment'])
+    expect(code).toBe(0)
+    expect(stderr).toBe('')
+    for (const name of [
+      'CHAMBERCTL_TOKEN',
+      'CHAMBERCTL_CLIENT_ID',
+      'CHAMBERCTL_CLIENT_SECRET',
+      'CHAMBERCTL_BASE_URL',
+      'CHAMBERCTL_PROFILE',
+      'CHAMBERCTL_SANDBOX',
+      'CHAMBERCTL_CONFIG_DIR',
+      'CHAMBERCTL_DEBUG',
+      'CHAMBERCTL_TIMEOUT',
+      'CHAMBERCTL_INSECURE_HTTP',
+      'CHAMBERCTL_PAGER',
+      'PAGER',
+      'NO_COLOR',
+      'FORCE_COLOR',
+      'CI',
+      'HTTPS_PROXY',
+      'HTTP_PROXY',
+      'NO_PROXY',
+      'NODE_EXTRA_CA_CERTS',
+    ]) {
+      expect(stdout).toContain(`\`${name}`)
+    }
+  })
+
+  it('help exit-codes explains every exit code', async () => {
+    const { code, stdout } = await runMain(['help', 'exit-codes'])
+    expect(code).toBe(0)
+    for (const exit of [0, 1, 2, 3, 4, 5, 130]) expect(stdout).toContain(`\`${exit}\`: `)
+  })
+
+  it('help reference has every command, its options and its examples', async () => {
+    const { code, stdout } = await runMain(['help', 'reference'])
+    expect(code).toBe(0)
+    for (const path of visiblePaths().filter((p) => p.length > 0)) {
+      expect(stdout).toMatch(new RegExp(`^#+ chamberctl ${path.join(' ')}$`, 'm'))
+    }
+    expect(stdout).toContain('`--concurrency <n>`')
+    expect(stdout).toContain('chamberctl seed fixture.yaml --dry-run --offline')
+  })
+
+  it('a command with a manual page shows it in its help', async () => {
+    const { stdout } = await runMain(['api', '--help'])
+    expect(stdout).toContain('Paths only: a full')
+  })
+
+  it.each([['chambers'], ['members'], ['events'], ['auth']])(
+    '%s alone prints its help on stdout and exits 0',
+    async (noun) => {
+      const { code, stdout, stderr } = await runMain([noun])
+      expect(code).toBe(0)
+      expect(stderr).toBe('')
+      expect(stdout).toMatch(new RegExp(`^Usage: chamberctl ${noun} `))
+      expect(stdout).toMatch(/^Commands:$/m)
+    },
+  )
+
+  it('a noun with a word that is none of its verbs is a usage error', async () => {
+    const { code, stdout, stderr } = await runMain(['chambers', 'lsit'])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toBe('error: unknown command "chambers lsit" (did you mean list?)\n')
+  })
 
   it('shows every default: --per-page, --page, --output, --concurrency, --timeout', async () => {
     const list = (await runMain(['members', 'list', '--help'])).stdout
@@ -96,7 +214,7 @@ describe('help', () => {
     const { code, stdout, stderr } = await runMain([])
     expect(code).toBe(0)
     expect(stderr).toBe('')
-    expect(stdout).toMatch(/^Usage: chamberctl /)
+    expect(stdout).toMatch(/^Usage: chamberctl /m)
     expect(stdout).toMatch(/^Examples:$/m)
   })
 

@@ -92,7 +92,16 @@ describe('chamberctl completion', () => {
     )
     const imports = [...source.matchAll(/^import\s[^;]*?from\s+'([^']+)'/gm)].map((m) => m[1])
     expect(imports.sort()).toEqual(
-      ['../../cmdutil/context.js', './shells.js', './shells.js', 'commander', 'commander'].sort(),
+      [
+        '../../cmdutil/context.js',
+        // its help: the examples and the page on installing the scripts
+        '../../cmdutil/manual.js',
+        './manual.md?raw',
+        './shells.js',
+        './shells.js',
+        'commander',
+        'commander',
+      ].sort(),
     )
     expect(source).toContain("await import('./generate.js')")
     expect(source).toContain("await import('./chamber-ids.js')")

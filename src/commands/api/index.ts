@@ -1,5 +1,7 @@
 import type { Command } from 'commander'
 import type { Context } from '../../cmdutil/context.js'
+import manual from './manual.md?raw'
+import { SERVER, about } from '../../cmdutil/manual.js'
 import { keyValue } from '../../cmdutil/parse.js'
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -7,7 +9,7 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 export function registerApi(program: Command, ctx: Context): void {
-  program
+  const apiCommand = program
     .command('api')
     .description('make an authenticated request to any API path and print the answer')
     .argument('<path>', 'path under the base URL, e.g. /chambers?page=2')
@@ -26,4 +28,21 @@ export function registerApi(program: Command, ctx: Context): void {
       const { api } = await import('./request.js')
       await api({ path, ...flags }, ctx)
     })
+  about(apiCommand, {
+    long: manual,
+    // The body as the server sent it: JSON (-o ndjson, one record a line with --paginate) and jq.
+    globals: [...SERVER, '--output', '--json', '--jq'],
+    examples: [
+      ['A raw GET', 'chamberctl api /chambers/ch_0001'],
+      ['Every page of a list, as one JSON array', 'chamberctl api /chambers --paginate'],
+      [
+        'The names of every chamber, through jq',
+        "chamberctl api /chambers --paginate --jq '.[].name'",
+      ],
+      [
+        'A POST with typed fields',
+        'chamberctl api /chambers/ch_0001/members -f name=Ada -f email=ada@example.com -f membership_type=standard',
+      ],
+    ],
+  })
 }

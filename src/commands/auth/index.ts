@@ -1,8 +1,9 @@
 import type { Command } from 'commander'
 import type { Context } from '../../cmdutil/context.js'
+import { OUTPUT, SERVER, about } from '../../cmdutil/manual.js'
 
 export function registerAuth(program: Command, ctx: Context): void {
-  program
+  const loginCommand = program
     .command('login')
     .description('log in to a chamber directory and store the profile')
     .option('--client-id <id>', 'API client id (env CHAMBERCTL_CLIENT_ID)')
@@ -13,24 +14,55 @@ export function registerAuth(program: Command, ctx: Context): void {
       const { login } = await import('./login.js')
       await login(flags, ctx)
     })
+  about(loginCommand, {
+    globals: ['--profile', '--base-url', '--timeout', '--insecure-http', '--debug', '--no-input'],
+    examples: [
+      ['Log in, prompted for the base URL, client id and secret', 'chamberctl login'],
+      [
+        'Log in from a script, the secret from stdin',
+        'chamberctl login --base-url https://directory.example.org/v2 --client-id ci --client-secret-stdin < secret.txt',
+      ],
+      ['A second profile for the staging service', 'chamberctl login --profile staging'],
+    ],
+  })
 
-  program
+  const logoutCommand = program
     .command('logout')
     .description("forget the profile's token and secret")
     .action(async () => {
       const { logout } = await import('./logout.js')
       await logout(ctx)
     })
+  about(logoutCommand, {
+    globals: ['--profile'],
+    examples: [
+      ['Forget the default profile’s token and secret', 'chamberctl logout'],
+      ['Forget the staging profile’s', 'chamberctl logout --profile staging'],
+    ],
+  })
 
-  const auth = program.command('auth').description('inspect authentication')
-  auth
+  const auth = about(program.command('auth').description('inspect authentication'), {
+    examples: [
+      ['Is the active profile logged in?', 'chamberctl auth status'],
+      ['Make the staging profile the active one', 'chamberctl auth switch staging'],
+      ['A token for curl', 'chamberctl auth token'],
+    ],
+  })
+  const statusCommand = auth
     .command('status')
     .description('show the profiles, which is active, and whether its credentials authenticate')
     .action(async () => {
       const { status } = await import('./status.js')
       await status(ctx)
     })
-  auth
+  about(statusCommand, {
+    globals: [...SERVER, ...OUTPUT],
+    examples: [
+      ['Every profile, and whether the active one can authenticate', 'chamberctl auth status'],
+      ['The staging profile', 'chamberctl auth status --profile staging'],
+    ],
+  })
+  const switchCommand = auth
     .command('switch')
     .description('make a profile the active one (--profile overrides it for one command)')
     .argument('<profile>', 'a profile made by login')
@@ -38,11 +70,28 @@ export function registerAuth(program: Command, ctx: Context): void {
       const { switchProfile } = await import('./switch.js')
       await switchProfile({ profile }, ctx)
     })
-  auth
+  about(switchCommand, {
+    globals: [],
+    examples: [
+      ['Use the staging profile from now on', 'chamberctl auth switch staging'],
+      ['One command with another profile', 'chamberctl chambers list --profile default'],
+    ],
+  })
+  const tokenCommand = auth
     .command('token')
     .description('print a valid access token (refreshed if needed)')
     .action(async () => {
       const { token } = await import('./token.js')
       await token(ctx)
     })
+  about(tokenCommand, {
+    globals: SERVER,
+    examples: [
+      [
+        'Call the API with curl',
+        'curl -H "Authorization: Bearer $(chamberctl auth token)" https://directory.example.org/v2/chambers',
+      ],
+      ['The token of another profile', 'chamberctl auth token --profile staging'],
+    ],
+  })
 }

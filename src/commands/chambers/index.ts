@@ -2,6 +2,7 @@ import { Option } from 'commander'
 import type { Command } from 'commander'
 import { CHAMBER_TYPES, RECORD_STATUSES } from '../../api/constants.js'
 import type { Context } from '../../cmdutil/context.js'
+import { INPUT, OUTPUT, SERVER, about } from '../../cmdutil/manual.js'
 import { keyValue } from '../../cmdutil/parse.js'
 import { addPagingOptions } from '../../cmdutil/paging.js'
 
@@ -13,9 +14,21 @@ export function addChamberFilters(command: Command): Command {
 }
 
 export function registerChambers(program: Command, ctx: Context): void {
-  const chambers = program.command('chambers').description('list, show and create chambers')
+  const chambers = about(
+    program.command('chambers').description('list, show and create chambers'),
+    {
+      examples: [
+        ['Every headquarters', 'chamberctl chambers ls --type hq'],
+        [
+          'One chamber with its members and events',
+          'chamberctl chambers show ch_0001 --include members,events',
+        ],
+        ['Create a chamber, prompted for what is missing', 'chamberctl chambers create'],
+      ],
+    },
+  )
 
-  addPagingOptions(
+  const listCommand = addPagingOptions(
     addChamberFilters(chambers.command('list').alias('ls').description('list chambers')).option(
       '--sort <field>',
       'sort by FIELD, or -FIELD for descending (v2)',
@@ -24,8 +37,16 @@ export function registerChambers(program: Command, ctx: Context): void {
     const { list } = await import('./list.js')
     await list(flags, ctx)
   })
+  about(listCommand, {
+    globals: [...SERVER, ...OUTPUT],
+    examples: [
+      ['The headquarters, by name, Z to A', 'chamberctl chambers list --type hq --sort -name'],
+      ['Every chamber as CSV', 'chamberctl chambers list --all -o csv > chambers.csv'],
+      ['Ids and cities only', 'chamberctl chambers ls --fields id,address.city'],
+    ],
+  })
 
-  chambers
+  const getCommand = chambers
     .command('get')
     .aliases(['show', 'view'])
     .description('show every field of one chamber')
@@ -35,8 +56,19 @@ export function registerChambers(program: Command, ctx: Context): void {
       const { get } = await import('./get.js')
       await get({ id, ...flags }, ctx)
     })
+  about(getCommand, {
+    globals: [...SERVER, ...OUTPUT],
+    examples: [
+      ['Every field of one chamber', 'chamberctl chambers get ch_0001'],
+      [
+        'With its members and events, as tables',
+        'chamberctl chambers view ch_0001 --include members,events',
+      ],
+      ['As JSON for a script', 'chamberctl chambers get ch_0001 --json'],
+    ],
+  })
 
-  chambers
+  const createCommand = chambers
     .command('create')
     .description('create a chamber (v2); prompts for what is missing on a terminal')
     .option('--name <name>', 'chamber name')
@@ -50,4 +82,18 @@ export function registerChambers(program: Command, ctx: Context): void {
       const { create } = await import('./create.js')
       await create(flags, ctx)
     })
+  about(createCommand, {
+    globals: [...SERVER, ...OUTPUT, ...INPUT],
+    examples: [
+      ['Prompted for every value (on a terminal)', 'chamberctl chambers create'],
+      [
+        'A subsidiary from flags, without prompts',
+        'chamberctl chambers create --name "Potsdam Chamber" --type subsidiary --hq-id ch_0001 --address-field city=Potsdam -y',
+      ],
+      [
+        'From a JSON file, checking it first',
+        'chamberctl chambers create --from-file chamber.json --dry-run',
+      ],
+    ],
+  })
 }

@@ -4,11 +4,13 @@
 import { Argument } from 'commander'
 import type { Command } from 'commander'
 import type { Context } from '../../cmdutil/context.js'
+import manual from './manual.md?raw'
+import { about } from '../../cmdutil/manual.js'
 import { SHELLS } from './shells.js'
 import type { Shell } from './shells.js'
 
 export function registerCompletion(program: Command, ctx: Context): void {
-  program
+  const completionCommand = program
     .command('completion')
     .description('print the shell completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
@@ -16,6 +18,14 @@ export function registerCompletion(program: Command, ctx: Context): void {
       const { completion } = await import('./generate.js')
       completion({ shell }, program, ctx)
     })
+  about(completionCommand, {
+    long: manual,
+    examples: [
+      ['Bash, for this shell', 'source <(chamberctl completion bash)'],
+      ['Zsh, installed for good', 'chamberctl completion zsh > "${fpath[1]}/_chamberctl"'],
+      ['Fish', 'chamberctl completion fish > ~/.config/fish/completions/chamberctl.fish'],
+    ],
+  })
 
   // Called by the scripts on every TAB, so it must never fail loudly: anything it does not
   // understand is answered with nothing.

@@ -2,12 +2,18 @@ import { Option } from 'commander'
 import type { Command } from 'commander'
 import { EVENT_STATUSES } from '../../api/constants.js'
 import type { Context } from '../../cmdutil/context.js'
+import { OUTPUT, SERVER, about } from '../../cmdutil/manual.js'
 import { addPagingOptions } from '../../cmdutil/paging.js'
 
 export function registerEvents(program: Command, ctx: Context): void {
-  const events = program.command('events').description('list the events of a chamber (v2)')
+  const events = about(program.command('events').description('list the events of a chamber (v2)'), {
+    examples: [
+      ['The upcoming events of a chamber', 'chamberctl events ls ch_0001 --status upcoming'],
+      ['Events of March 2026', 'chamberctl events list ch_0001 --from 2026-03-01 --to 2026-03-31'],
+    ],
+  })
 
-  addPagingOptions(
+  const listCommand = addPagingOptions(
     events
       .command('list')
       .alias('ls')
@@ -19,5 +25,13 @@ export function registerEvents(program: Command, ctx: Context): void {
   ).action(async (chamberId: string, flags) => {
     const { list } = await import('./list.js')
     await list({ chamberId, ...flags }, ctx)
+  })
+  about(listCommand, {
+    globals: [...SERVER, ...OUTPUT],
+    examples: [
+      ['The upcoming events', 'chamberctl events list ch_0001 --status upcoming'],
+      ['Events of one month', 'chamberctl events ls ch_0001 --from 2026-03-01 --to 2026-03-31'],
+      ['Every event as JSON', 'chamberctl events list ch_0001 --all --json'],
+    ],
   })
 }

@@ -1,9 +1,10 @@
 import type { Command } from 'commander'
 import type { Context } from '../../cmdutil/context.js'
+import { SERVER, about } from '../../cmdutil/manual.js'
 import { addChamberFilters } from '../chambers/index.js'
 
 export function registerExport(program: Command, ctx: Context): void {
-  addChamberFilters(
+  const exportCommand = addChamberFilters(
     program
       .command('export')
       .description(
@@ -16,4 +17,20 @@ export function registerExport(program: Command, ctx: Context): void {
       const { exportFixture } = await import('./run.js')
       await exportFixture({ chamberIds, ...flags }, ctx)
     })
+  about(exportCommand, {
+    // YAML, or JSON with --json: a fixture has no columns to pick and is not filtered.
+    globals: [...SERVER, '--output', '--json'],
+    examples: [
+      [
+        'Every chamber with its members, as a seed fixture',
+        'chamberctl export --members > directory.yaml',
+      ],
+      [
+        'Copy the directory into another one',
+        'chamberctl export --members --json | chamberctl seed - --profile staging',
+      ],
+      ['Two chambers, without members', 'chamberctl export ch_0001 ch_0005'],
+      ['The active headquarters', 'chamberctl export --type hq --status active'],
+    ],
+  })
 }

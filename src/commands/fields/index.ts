@@ -3,9 +3,10 @@ import type { Command } from 'commander'
 import { RESOURCES } from '../../api/fields.js'
 import type { Resource } from '../../api/fields.js'
 import type { Context } from '../../cmdutil/context.js'
+import { about } from '../../cmdutil/manual.js'
 
 export function registerFields(program: Command, ctx: Context): void {
-  program
+  const fieldsCommand = program
     .command('fields')
     .description('list the fields of a resource, for --fields (nested ones as address.city)')
     .addArgument(new Argument('<resource>', RESOURCES.join(', ')).choices(RESOURCES))
@@ -13,4 +14,10 @@ export function registerFields(program: Command, ctx: Context): void {
       const { fields } = await import('./list.js')
       fields({ resource }, ctx)
     })
+  about(fieldsCommand, {
+    examples: [
+      ['The fields of a member, for --fields', 'chamberctl fields members'],
+      ['Pick some of them', 'chamberctl members list ch_0001 --fields id,email,status'],
+    ],
+  })
 }

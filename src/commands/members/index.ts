@@ -2,13 +2,22 @@ import { Option } from 'commander'
 import type { Command } from 'commander'
 import { RECORD_STATUSES } from '../../api/constants.js'
 import type { Context } from '../../cmdutil/context.js'
+import { INPUT, OUTPUT, SERVER, about } from '../../cmdutil/manual.js'
 import { integer } from '../../cmdutil/parse.js'
 import { addPagingOptions } from '../../cmdutil/paging.js'
 
 export function registerMembers(program: Command, ctx: Context): void {
-  const members = program.command('members').description('list and add the members of a chamber')
+  const members = about(
+    program.command('members').description('list and add the members of a chamber'),
+    {
+      examples: [
+        ['The first page of a chamber’s members', 'chamberctl members ls ch_0001'],
+        ['Add members from a CSV file', 'chamberctl members add ch_0001 --from-file members.csv'],
+      ],
+    },
+  )
 
-  addPagingOptions(
+  const listCommand = addPagingOptions(
     members
       .command('list')
       .alias('ls')
@@ -20,8 +29,23 @@ export function registerMembers(program: Command, ctx: Context): void {
     const { list } = await import('./list.js')
     await list({ chamberId, ...flags }, ctx)
   })
+  about(listCommand, {
+    globals: [...SERVER, ...OUTPUT],
+    examples: [
+      ['The first page, as a table', 'chamberctl members list ch_0001'],
+      [
+        'Every pending member, newest first',
+        'chamberctl members ls ch_0001 --status pending --sort -joined_at',
+      ],
+      ['All e-mail addresses, one a line', 'chamberctl members list ch_0001 --all --fields email'],
+      [
+        'How many members are active, with jq built in',
+        `chamberctl members list ch_0001 --all --jq 'map(select(.status == "active")) | length'`,
+      ],
+    ],
+  })
 
-  members
+  const addCommand = members
     .command('add')
     .description(
       'add a member (v2), or many from a file; prompts for what is missing on a terminal',
@@ -44,4 +68,22 @@ export function registerMembers(program: Command, ctx: Context): void {
       const { add } = await import('./add.js')
       await add({ chamberId, ...flags }, ctx)
     })
+  about(addCommand, {
+    globals: [...SERVER, ...OUTPUT, ...INPUT],
+    examples: [
+      ['Prompted for what is missing (on a terminal)', 'chamberctl members add ch_0001'],
+      [
+        'One member from flags',
+        'chamberctl members add ch_0001 --name "Ada Lovelace" --email ada@example.com --membership-type standard -y',
+      ],
+      [
+        'Many from a CSV file: a progress bar, then what failed',
+        'chamberctl members add ch_0001 --from-file members.csv',
+      ],
+      [
+        'Every row’s result, as NDJSON',
+        'chamberctl members add ch_0001 --from-file members.csv -o ndjson',
+      ],
+    ],
+  })
 }

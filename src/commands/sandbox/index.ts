@@ -1,10 +1,12 @@
 import type { Command } from 'commander'
 import type { Context } from '../../cmdutil/context.js'
+import manual from './manual.md?raw'
+import { about } from '../../cmdutil/manual.js'
 import { fraction, integer } from '../../cmdutil/parse.js'
 import type { Options } from './serve.js'
 
 export function registerSandbox(program: Command, ctx: Context): void {
-  program
+  const sandboxCommand = program
     .command('sandbox')
     .description('run the local reference server of the chamber directory API (v1 and v2)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -25,4 +27,17 @@ export function registerSandbox(program: Command, ctx: Context): void {
       const { serve } = await import('./serve.js')
       await serve(flags, ctx)
     })
+  about(sandboxCommand, {
+    long: manual,
+    // It serves; it neither connects to a server nor prints records.
+    globals: [],
+    examples: [
+      ['Serve the API on port 4010 with demo data', 'chamberctl sandbox'],
+      ['An empty sandbox that keeps its data', 'chamberctl sandbox --empty --data sandbox.db'],
+      [
+        'A slow, flaky server to test scripts against',
+        'chamberctl sandbox --latency 200 --fail-rate 0.1',
+      ],
+    ],
+  })
 }

@@ -1,9 +1,10 @@
 import type { Command } from 'commander'
 import type { Context } from '../../cmdutil/context.js'
+import { INPUT, OUTPUT, SERVER, about } from '../../cmdutil/manual.js'
 import { integer } from '../../cmdutil/parse.js'
 
 export function registerSeed(program: Command, ctx: Context): void {
-  program
+  const seedCommand = program
     .command('seed')
     .description('create the chambers and members of a fixture file (JSON or YAML) (v2)')
     .argument('<file>', 'fixture file, or - for stdin')
@@ -18,4 +19,19 @@ export function registerSeed(program: Command, ctx: Context): void {
       const { seed } = await import('./run.js')
       await seed({ file, ...flags }, ctx)
     })
+  about(seedCommand, {
+    globals: [...SERVER, ...OUTPUT, ...INPUT],
+    examples: [
+      ['Create what a fixture describes', 'chamberctl seed fixture.yaml'],
+      [
+        'Run it again, skipping what exists, keeping a report',
+        'chamberctl seed fixture.yaml --skip-existing --report report.json',
+      ],
+      [
+        'The plan: what would be created and what exists, send nothing',
+        'chamberctl seed fixture.yaml --dry-run --skip-existing',
+      ],
+      ['Only check the file, without a server', 'chamberctl seed fixture.yaml --dry-run --offline'],
+    ],
+  })
 }

@@ -1,0 +1,55 @@
+// What a command says about itself beyond its arguments and options: its examples, and which of
+// the global options apply to it. Declared next to each command's registration
+// (src/commands/<noun>/index.ts); read by the help, `help reference` and the generated docs.
+import type { Command } from 'commander'
+
+// What the example shows, then the command line as a user types it.
+export type Example = readonly [what: string, commandLine: string]
+
+// The global options by what they are for, as commander names them (the long flag).
+export const SERVER = [
+  '--profile',
+  '--base-url',
+  '--sandbox',
+  '--timeout',
+  '--insecure-http',
+  '--debug',
+] as const
+export const OUTPUT = ['--output', '--json', '--fields', '--wide', '--jq', '--no-pager'] as const
+export const INPUT = ['--no-input', '--yes'] as const
+// Taken by every command that takes global options at all. So is a global option in no group
+// above: a new one is listed everywhere until it says where it applies.
+const EVERY = ['--no-color', '--quiet']
+const GROUPED = new Set<string>([...SERVER, ...OUTPUT, ...INPUT])
+
+type About = {
+  examples?: readonly Example[]
+  // What the help shows after the options: how the command behaves, in Markdown (the command's
+  // manual.md beside its registration).
+  long?: string
+  // The global options that apply beyond those every command takes; left out, none apply (a noun
+  // that only groups its verbs, `help`, `completion`).
+  globals?: readonly string[]
+}
+
+const ABOUT = new WeakMap<Command, About>()
+
+export function about(command: Command, what: About): Command {
+  ABOUT.set(command, what)
+  return command
+}
+
+export function examplesOf(command: Command): readonly Example[] {
+  return ABOUT.get(command)?.examples ?? []
+}
+
+export function longOf(command: Command): string | undefined {
+  return ABOUT.get(command)?.long
+}
+
+// Whether a global option (its long flag) applies to the command.
+export function takesGlobal(command: Command, flag: string): boolean {
+  const globals = ABOUT.get(command)?.globals
+  if (!globals || flag === '--version') return false
+  return globals.includes(flag) || EVERY.includes(flag) || !GROUPED.has(flag)
+}
