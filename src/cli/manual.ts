@@ -47,7 +47,9 @@ export function allCommands(program: Command): Command[] {
 export function commandMarkdown(command: Command, level = 2): string {
   const helper = command.createHelp()
   const path = ['chamberctl', ...commandPath(command)].join(' ')
-  const out = [`${'#'.repeat(level)} ${path}`, '', `${helper.commandDescription(command)}.`, '']
+  const description = helper.commandDescription(command)
+  const sentence = `${description.charAt(0).toUpperCase()}${description.slice(1)}.`
+  const out = [`${'#'.repeat(level)} ${path}`, '', sentence, '']
   const usage = helper.commandUsage(command)
   out.push('```', usage.startsWith('chamberctl') ? usage : `${path} ${usage}`, '```', '')
   if (command.aliases().length) {
@@ -89,7 +91,7 @@ export function commandMarkdown(command: Command, level = 2): string {
     out.push(`Global options: ${names} (see \`chamberctl help options\`).`, '')
   }
   const long = longOf(command)
-  if (long) out.push(long.trim(), '')
+  if (long) out.push(demoteHeadings(long.trim(), level - 1), '')
   const examples = examplesOf(command)
   if (examples.length) {
     out.push('Examples:', '', '```sh')
@@ -114,4 +116,17 @@ function rootOf(command: Command): Command {
   let c = command
   while (c.parent) c = c.parent
   return c
+}
+
+// Markdown whose headings sit `by` levels lower (under a command's own heading); lines in code
+// blocks are left alone, `# comments` included.
+function demoteHeadings(markdown: string, by: number): string {
+  let code = false
+  return markdown
+    .split('\n')
+    .map((line) => {
+      if (line.startsWith('```')) code = !code
+      return !code && /^#+ /.test(line) ? `${'#'.repeat(by)}${line}` : line
+    })
+    .join('\n')
 }

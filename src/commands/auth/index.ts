@@ -1,6 +1,7 @@
 import type { Command } from 'commander'
 import type { Context } from '../../cmdutil/context.js'
 import { OUTPUT, SERVER, about } from '../../cmdutil/manual.js'
+import loginManual from './login.md?raw'
 
 export function registerAuth(program: Command, ctx: Context): void {
   const loginCommand = program
@@ -15,6 +16,7 @@ export function registerAuth(program: Command, ctx: Context): void {
       await login(flags, ctx)
     })
   about(loginCommand, {
+    long: loginManual,
     globals: ['--profile', '--base-url', '--timeout', '--insecure-http', '--debug', '--no-input'],
     examples: [
       ['Log in, prompted for the base URL, client id and secret', 'chamberctl login'],
