@@ -8,7 +8,8 @@ export const RECORD_STATUSES = ['active', 'inactive', 'pending'] as const
 export const EVENT_STATUSES = ['upcoming', 'past', 'canceled'] as const
 export const INCLUDES = ['members', 'events'] as const
 
-// Sort fields: the ones the spec names come first; the rest are sandbox extensions (README).
+// Sort fields: the ones the spec names come first; the rest are sandbox extensions
+// (ARCHITECTURE.md).
 export const SORT_FIELDS = {
   chambers: ['name', 'created_at', 'id', 'type', 'status'],
   members: ['name', 'joined_at', 'id', 'email', 'membership_type', 'status'],

@@ -35,7 +35,8 @@ const CHAMBER_MADE = ['id', 'status', 'created_at']
 const MEMBER_MADE = ['id', 'chamber_id', 'status', 'joined_at']
 const CHAMBER_SENT = ['name', 'type', 'hq_id', 'address']
 const MEMBER_SENT = ['name', 'email', 'phone', 'membership_type']
-// The sandbox's address fields (README, Records) in its order; other keys follow by name.
+// The sandbox's address fields (`chamberctl sandbox --help`, Records) in its order; other keys
+// follow by name.
 const ADDRESS_ORDER = ['street', 'city', 'postal_code', 'region', 'country']
 
 const UNUSABLE = Symbol('unusable')
