@@ -109,6 +109,7 @@ export class Journal {
     const hash = createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 32)
     const file = path.join(dir, `${hash}.ndjson`)
     const { lock } = (await import('proper-lockfile')).default
+    keepIgnoringFileSizeSignal()
     let lost: Error | undefined
     const unlock = await lock(file, {
       realpath: false,
@@ -225,6 +226,17 @@ export class Journal {
       offset += written
     }
   }
+}
+
+// Node ignores SIGXFSZ, so a write past a file size limit (`ulimit -f`) fails with EFBIG and is
+// reported like any failed write. proper-lockfile's signal-exit listens for it and, when it is
+// the only listener, raises it again, which kills the process mid-run: a listener of our own
+// keeps Node's way.
+let ignoringFileSizeSignal = false
+function keepIgnoringFileSizeSignal(): void {
+  if (ignoringFileSizeSignal || process.platform === 'win32') return
+  ignoringFileSizeSignal = true
+  process.on('SIGXFSZ', () => {})
 }
 
 function line(entry: Record<string, unknown>): string {

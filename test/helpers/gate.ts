@@ -78,7 +78,7 @@ export async function startGate(
 }
 
 export type InterruptibleRun = {
-  // What Ctrl-C does: the handlers the command registered with io.onInterrupt are called.
+  // What Ctrl-C does: the handlers the command registered with io.onStop are called.
   interrupt(): void
   done: Promise<RunResult>
 }

@@ -17,6 +17,10 @@ export type CliOptions = {
   stdin?: 'ignore' | 'closed' | 'open' | { text: string }
   // A run that takes longer is killed and fails the test rather than hanging the suite.
   timeoutMs?: number
+  // An open file (/dev/full, say) as stdout instead of a pipe.
+  stdout?: number
+  // The largest file the process may write (`ulimit -f`), for a disk that fills up.
+  fileSizeLimitKiB?: number
 }
 
 export type CliResult = {
@@ -38,10 +42,21 @@ export function cliEnv(configDir: string, env: NodeJS.ProcessEnv = {}): NodeJS.P
 
 export function spawnCli(args: string[], options: CliOptions): ChildProcess {
   const stdin = options.stdin ?? 'closed'
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const limit = options.fileSizeLimitKiB
+  const [command, argv] =
+    limit === undefined
+      ? [process.execPath, [BIN, ...args]]
+      : // bash's ulimit -f counts KiB; Node ignores SIGXFSZ, so a write past it fails (EFBIG).
+        ['bash', ['-c', `ulimit -f ${limit} && exec "$0" "$@"`, process.execPath, BIN, ...args]]
+  const child = spawn(command, argv, {
     cwd: ROOT,
-    env: cliEnv(options.configDir, options.env),
-    stdio: [stdin === 'ignore' ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    env: cliEnv(options.configDir, {
+      // At exit Node restores the default action of SIGXFSZ before it writes its compile cache,
+      // so a cache write past the limit would end a run that ended well with that signal.
+      ...(limit === undefined ? {} : { NODE_DISABLE_COMPILE_CACHE: '1' }),
+      ...options.env,
+    }),
+    stdio: [stdin === 'ignore' ? 'ignore' : 'pipe', options.stdout ?? 'pipe', 'pipe'],
   })
   if (typeof stdin === 'object') child.stdin?.end(stdin.text)
   else if (stdin === 'closed') child.stdin?.end()

@@ -195,10 +195,6 @@ export class BulkRun {
   // One record: settled by an earlier run, found on the server, or sent.
   async create(task: Task): Promise<Outcome> {
     const before = this.earlier.get(task.item)
-    if (before?.status === 'refused') {
-      // The server refused it for good: sending it again cannot help.
-      return this.settled({ status: 'failed', id: null, error: before.error ?? null, final: true })
-    }
     // A record an earlier run created (or may have) is confirmed on the server, not trusted: the
     // server may have been replaced since.
     if (this.skipping || (before !== undefined && MADE.has(before.status))) {
@@ -215,6 +211,10 @@ export class BulkRun {
         return this.settled({ status, id, error: null })
       }
       if (before?.status === 'created' || before?.status === 'skipped') this.lost++
+    }
+    if (before?.status === 'refused') {
+      // The server refused it for good: sending it again cannot help.
+      return this.settled({ status: 'failed', id: null, error: before.error ?? null, final: true })
     }
     return this.settled(await this.limit(() => this.send(task)))
   }
