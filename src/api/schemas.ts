@@ -3,8 +3,9 @@
 // and its data file with them. Records are loose: fields a real server adds are kept.
 // zod/mini rather than zod's chained API: the same schemas, a tenth of the code to load.
 import * as z from 'zod/mini'
-import { CHAMBER_TYPES, INCLUDES, MAX_PER_PAGE, RECORD_STATUSES, SORT_FIELDS } from './constants.js'
-import type { SortableResource } from './constants.js'
+import { CHAMBER_TYPES, INCLUDES, MAX_PER_PAGE, RECORD_STATUSES } from './constants.js'
+import { SORT_FIELDS } from './resources/index.js'
+import type { SortableResource } from './resources/index.js'
 
 export * from './constants.js'
 

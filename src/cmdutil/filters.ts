@@ -1,6 +1,6 @@
 // Local checks of filter values with the shared schemas, so that a typo is a usage error before
 // any request is sent.
-import type { SortableResource } from '../api/constants.js'
+import type { SortableResource } from '../api/resources/index.js'
 import { isoDateSchema, sortParamSchema } from '../api/schemas.js'
 import { UsageError } from '../errors.js'
 

@@ -2,19 +2,22 @@
 import type { FetchPage, PageOptions } from '../api/paginate.js'
 import type { PageMeta } from '../api/answers.js'
 import { pages } from '../api/paginate.js'
+import { columnsOf, fieldNames } from '../api/resources/index.js'
+import type { Descriptor } from '../api/resources/index.js'
 import type { Context } from './context.js'
 import type { OutputRecord } from '../io/output.js'
 import { writeBatches, writeRecord } from '../io/output.js'
 import { clearingProgress, startProgress } from '../io/progress.js'
+import { wrapText } from '../io/wrap.js'
 
 export async function printList<T extends OutputRecord>(
   ctx: Pick<Context, 'io' | 'globals'>,
   fetchPage: FetchPage<T>,
   paging: PageOptions,
-  columns: readonly string[],
-  noun: string,
+  resource: Descriptor,
 ): Promise<void> {
   const { io, globals } = ctx
+  const noun = resource.name
   const walking = paging.all === true || paging.limit !== undefined
   const progress = walking ? startProgress(io, globals) : undefined
   let fetched = 0
@@ -36,7 +39,7 @@ export async function printList<T extends OutputRecord>(
     // A page at a time: --all over 100,000 records is 1,000 writes, not 100,000.
     const count = await writeBatches(io, clearingProgress(pages(counted, paging), progress), {
       format: globals.format,
-      columns,
+      columns: columnsOf(resource, globals.fields),
       fields: globals.fields,
       color: globals.color,
       wide: globals.wide,
@@ -47,7 +50,8 @@ export async function printList<T extends OutputRecord>(
     // A person at a terminal must not take one page for the whole list.
     if (!walking && count > 0 && globals.format === 'table' && io.stderrIsTTY && !globals.quiet) {
       const note = moreNote(lastMeta, count, noun)
-      if (note) io.err.write(globals.errorColor ? `\u001b[2m${note}\u001b[22m\n` : `${note}\n`)
+      const text = note && wrapText(note, io.stderrWidth)
+      if (text) io.err.write(globals.errorColor ? `\u001b[2m${text}\u001b[22m\n` : `${text}\n`)
     }
   } finally {
     progress?.stop()
@@ -68,18 +72,23 @@ function moreNote(meta: PageMeta | undefined, count: number, noun: string): stri
 export async function printRecord(
   ctx: Pick<Context, 'io' | 'globals'>,
   record: OutputRecord,
-  columns: readonly string[],
+  resource: Descriptor,
   // Lists of records in the record (--include), shown as tables under headings on a terminal.
-  sections?: Readonly<Record<string, readonly string[]>>,
+  sections?: Readonly<Record<string, Descriptor>>,
+  // Columns of tsv and csv after the resource's own (the sizes of included lists).
+  extra: readonly string[] = [],
 ): Promise<void> {
   await writeRecord(ctx.io, record, {
     format: ctx.globals.format,
-    columns,
+    columns: columnsOf(resource, ctx.globals.fields ?? [...resource.columns, ...extra]),
+    order: fieldNames(resource),
     fields: ctx.globals.fields,
     color: ctx.globals.color,
     wide: ctx.globals.wide,
     quiet: ctx.globals.quiet,
-    sections,
+    sections:
+      sections &&
+      Object.fromEntries(Object.entries(sections).map(([key, list]) => [key, columnsOf(list)])),
     jq: ctx.globals.jq,
   })
 }

@@ -1,5 +1,6 @@
 // What the write commands print: the created record on stdout, a confirmation on stderr, and for
 // --dry-run the request that would have been sent.
+import type { Descriptor } from '../api/resources/index.js'
 import type { Context } from './context.js'
 import type { OutputRecord } from '../io/output.js'
 import { writeJson } from '../io/output.js'
@@ -8,10 +9,10 @@ import { printRecord } from './print.js'
 export async function printCreated(
   ctx: Pick<Context, 'io' | 'globals'>,
   record: OutputRecord,
-  columns: readonly string[],
+  resource: Descriptor,
   confirmation: string,
 ): Promise<void> {
-  await printRecord(ctx, record, columns)
+  await printRecord(ctx, record, resource)
   if (!ctx.globals.quiet) ctx.io.err.write(`${confirmation}\n`)
 }
 

@@ -2,6 +2,7 @@
 // stderr that stays on the screen, the results on stdout, and one summary line on stderr in the
 // words of the results' statuses. On a terminal without -o or --verbose only the rows that did
 // not work out are printed: with 2,000 rows, the failures would otherwise scroll away.
+import type { Column } from '../types/columns.js'
 import type { OutputFormat } from './format.js'
 import type { JqProgram } from './jq.js'
 import type { Batches, OutputIO, OutputRecord } from './output.js'
@@ -24,14 +25,14 @@ export type BulkResultsOptions = {
   // Whether -o/--json was given: a terminal without one gets the failures only.
   formatChosen: boolean
   verbose: boolean
-  columns: readonly string[]
+  columns: readonly Column[]
   fields?: readonly string[]
   color: boolean
   wide?: boolean
   quiet?: boolean
   jq?: JqProgram
   // The failures on a terminal: their columns, and the rows as shown there (a line number, say).
-  failures: { columns: readonly string[]; view?: (row: OutputRecord) => OutputRecord }
+  failures: { columns: readonly Column[]; view?: (row: OutputRecord) => OutputRecord }
 }
 
 // Writes the results (all at hand, or in batches as rows settle). The bar is taken off its line

@@ -3,9 +3,9 @@
 // that needs them, so this module is cheap to import.
 //
 // Decisions worth knowing:
-// - Streaming: json, ndjson, tsv and csv write each record, or each batch of records (a list's
-//   page), as it arrives and wait for the stream to drain, so `--all` over any number of pages
-//   keeps memory flat. Only a table is buffered, since column widths depend on every row.
+// - Streaming: every format writes each record, or each batch of records (a list's page), as it
+//   arrives and waits for the stream to drain, so `--all` over any number of pages keeps memory
+//   flat. A table settles its columns and widths on the first batch (table.ts).
 // - Nothing reaches stdout before the first record or the end of the list, so a list that fails
 //   on its first page leaves stdout empty. A list that fails part-way stops without closing the
 //   JSON array: a truncated result must not parse as a complete one.
@@ -15,11 +15,13 @@
 // - CSV is RFC 4180 to the letter: CRLF after every record, the header included, and fields with
 //   a comma, quote, CR or LF quoted with quotes doubled. Every CSV reader accepts CRLF.
 import type { Writable } from 'node:stream'
+import type { Column } from '../types/columns.js'
 import type { OutputFormat } from './format.js'
 import type { JqProgram } from './jq.js'
 import type { IO } from './streams.js'
 import type { OutputRecord } from './values.js'
 import { cellText, escapeForTerminal, escapeTsv, getPath, pickFields } from './values.js'
+import { writeNote } from './wrap.js'
 
 export { getPath } from './values.js'
 export type { OutputRecord } from './values.js'
@@ -30,9 +32,9 @@ export type Batches = AsyncIterable<readonly OutputRecord[]>
 
 export type OutputOptions = {
   format: OutputFormat
-  // The resource's default columns (dotted paths allowed), used by table, tsv and csv.
-  columns: readonly string[]
-  // --fields: replaces the columns, and picks the keys of json/ndjson records.
+  // The columns of table, tsv and csv, from the resource's descriptor (those --fields picked).
+  columns: readonly Column[]
+  // --fields: picks the keys of json/ndjson records; a table shows every column picked.
   fields?: readonly string[]
   color: boolean
   // Terminal columns a table must fit; defaults to io.stdoutWidth, then DEFAULT_WIDTH.
@@ -41,13 +43,15 @@ export type OutputOptions = {
   wide?: boolean
   // -q: no note on stderr about columns left out of a table.
   quiet?: boolean
+  // A record view's fields in this order (the rest follow as the record has them).
+  order?: readonly string[]
   // A record's lists of records shown as tables under headings, with their columns (--include).
-  sections?: Readonly<Record<string, readonly string[]>>
+  sections?: Readonly<Record<string, readonly Column[]>>
   // --jq: json and ndjson records go through the filter instead of being printed.
   jq?: JqProgram
 }
 
-export type OutputIO = Pick<IO, 'out' | 'err' | 'stdoutIsTTY' | 'stdoutWidth'>
+export type OutputIO = Pick<IO, 'out' | 'err' | 'stdoutIsTTY' | 'stdoutWidth' | 'stderrWidth'>
 
 // What a terminal usually has when it does not say (not a TTY, but -o table asked for).
 export const DEFAULT_WIDTH = 100
@@ -65,7 +69,7 @@ export async function writeBatches(
   batches: Batches,
   opts: OutputOptions,
 ): Promise<number> {
-  const columns = opts.fields ?? opts.columns
+  const columns = opts.columns.map((column) => column.field)
   if (opts.jq && (opts.format === 'json' || opts.format === 'ndjson')) {
     const jq = opts.jq
     const texts = mapBatches(batches, (record) => JSON.stringify(project(record, opts.fields)))
@@ -104,20 +108,23 @@ export async function writeBatches(
       )
     }
     case 'table': {
-      const { renderTable, tableCell } = await import('./table.js')
-      const rows: string[][] = []
+      const { startTable } = await import('./table.js')
+      let table: Awaited<ReturnType<typeof startTable>> | undefined
+      let count = 0
       for await (const batch of batches) {
-        for (const record of batch) rows.push(columns.map((c) => tableCell(getPath(record, c))))
+        if (batch.length === 0) continue
+        table ??= await startTable(opts.columns, batch, {
+          ...tableOptions(io, opts),
+          // Columns the user picked with --fields are all shown.
+          mayDrop: opts.fields === undefined,
+        })
+        await put(io.out, table.render(batch))
+        count += batch.length
+        // A reader that is gone (a pager quit) wants no more pages.
+        if (io.out.destroyed) break
       }
-      if (rows.length === 0) return 0
-      const table = await renderTable(columns, rows, {
-        ...tableOptions(io, opts),
-        // Columns the user picked with --fields are all shown.
-        mayDrop: opts.fields === undefined,
-      })
-      await put(io.out, table.text)
-      noteDropped(io, table.dropped, opts)
-      return rows.length
+      if (table) noteDropped(io, table.dropped, opts)
+      return count
     }
   }
 }
@@ -128,7 +135,7 @@ export async function writeRecord(
   record: OutputRecord,
   opts: OutputOptions,
 ): Promise<void> {
-  const columns = opts.fields ?? opts.columns
+  const columns = opts.columns.map((column) => column.field)
   if (opts.jq && (opts.format === 'json' || opts.format === 'ndjson')) {
     return writeJq(io, opts.jq, JSON.stringify(project(record, opts.fields)))
   }
@@ -147,7 +154,7 @@ export async function writeRecord(
       const { renderRecord } = await import('./record-view.js')
       const view = await renderRecord(record, {
         ...tableOptions(io, opts),
-        order: opts.columns,
+        order: opts.order ?? columns,
         fields: opts.fields,
         sections: opts.sections,
       })
@@ -230,8 +237,9 @@ async function csvWriter(columns: readonly string[]) {
 // Said once, under the table: which columns did not fit and how to see them.
 function noteDropped(io: OutputIO, dropped: readonly string[], opts: OutputOptions): void {
   if (dropped.length === 0 || opts.quiet) return
-  io.err.write(
-    `Not shown to fit the terminal: ${dropped.join(', ')}. Use --wide for every column, or --fields.\n`,
+  writeNote(
+    io,
+    `Not shown to fit the terminal: ${dropped.join(', ')}. Use --wide for every column, or --fields.`,
   )
 }
 
@@ -323,6 +331,8 @@ async function stream(
     let text = ''
     for (const record of batch) text += render(record, count++)
     if (text !== '') await put(out, text)
+    // A reader that is gone (a pager quit) wants no more pages.
+    if (out.destroyed) break
   }
   const tail = end(count)
   if (tail !== '') await put(out, tail)

@@ -3,7 +3,8 @@
 // (the address) as an indented block under its key; lists of records (--include) as tables
 // under headings. Reached only through a dynamic import from output.ts.
 import stringWidth from 'string-width'
-import { renderTable, tableCell } from './table.js'
+import type { Column } from '../types/columns.js'
+import { startTable, tableCell } from './table.js'
 import { escapeForTerminal, getPath } from './values.js'
 import type { OutputRecord } from './values.js'
 
@@ -15,7 +16,7 @@ export type RecordViewOptions = {
   // --fields: exactly these paths, nothing else.
   fields?: readonly string[]
   // The columns of lists of records shown as tables, by key (members, events).
-  sections?: Readonly<Record<string, readonly string[]>>
+  sections?: Readonly<Record<string, readonly Column[]>>
 }
 
 export type RenderedRecord = { text: string; dropped: string[] }
@@ -76,13 +77,19 @@ export async function renderRecord(
     const list = Array.isArray(record[key]) ? (record[key] as unknown[]).filter(isPlainObject) : []
     lines.push('', bold(`${heading(key)} (${list.length})`))
     if (list.length === 0) continue
-    const columns = opts.sections?.[key] ?? [...new Set(list.flatMap((item) => Object.keys(item)))]
-    const table = await renderTable(
-      columns,
-      list.map((item) => columns.map((column) => tableCell(getPath(item, column)))),
-      { color: opts.color, width: opts.width, mayDrop: true },
-    )
-    lines.push(table.text.trimEnd())
+    const columns =
+      opts.sections?.[key] ??
+      [...new Set(list.flatMap((item) => Object.keys(item)))].map((field): Column => ({
+        field,
+        cut: 'ellipsis',
+        width: 8,
+      }))
+    const table = await startTable(columns, list, {
+      color: opts.color,
+      width: opts.width,
+      mayDrop: true,
+    })
+    lines.push(table.render(list).trimEnd())
     dropped.push(...table.dropped.filter((column) => !dropped.includes(column)))
   }
   return { text: `${lines.join('\n')}\n`, dropped }

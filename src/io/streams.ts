@@ -25,6 +25,8 @@ export type IO = {
   // Terminal columns of stdout, for fitting tables; undefined in a pipe. Optional so that an IO
   // built by hand (tests, embedding) need not invent one.
   stdoutWidth?: number
+  // The same for stderr, for fitting notes, hints and errors.
+  stderrWidth?: number
   // Calls `handler` on SIGINT (Ctrl-C), SIGTERM, SIGHUP, and when stdout is closed or fails,
   // until the returned function is called. While a handler is registered, none of these ends
   // the process: the command winds down and exits itself. A second signal ends the process at
@@ -68,6 +70,7 @@ export function processIO(): IO {
     stdinIsTTY: isatty(0),
     env: process.env,
     stdoutWidth: process.stdout.isTTY === true ? process.stdout.columns : undefined,
+    stderrWidth: process.stderr.isTTY === true ? process.stderr.columns : undefined,
     onStop(handler) {
       let signalled = false
       const listeners = SIGNALS.map((signal) => {

@@ -16,7 +16,8 @@ import {
   sortParamSchema,
   toFieldErrors,
 } from '../api/schemas.js'
-import type { ApiVersion, FieldErrors, ListEnvelope, SortableResource } from '../api/schemas.js'
+import type { ApiVersion, FieldErrors, ListEnvelope } from '../api/schemas.js'
+import type { SortableResource } from '../api/resources/index.js'
 import type { TokenIssuer } from './auth.js'
 import { HttpError, notFound, readJsonBody, validationError } from './http.js'
 import { DuplicateEmailError } from './store.js'

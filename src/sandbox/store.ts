@@ -4,8 +4,8 @@
 // page of a million members is one indexed query. Writes are single transactions in WAL mode.
 import { closeSync, openSync } from 'node:fs'
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite'
-import { SORT_FIELDS } from '../api/constants.js'
-import type { SortableResource } from '../api/constants.js'
+import { SORT_FIELDS } from '../api/resources/index.js'
+import type { SortableResource } from '../api/resources/index.js'
 import { holdLock } from '../config/lock.js'
 import { DataFileError, dataFileKind, readJsonDataFile, removeLeftovers } from './data-file.js'
 import { replaceFile, temporaryPath } from './data-file.js'

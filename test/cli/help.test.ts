@@ -3,7 +3,7 @@
 // the aliases, and `fields`.
 import type { Command } from 'commander'
 import { describe, expect, it } from 'vitest'
-import { RESOURCE_FIELDS } from '../../src/api/fields.js'
+import { RESOURCES, fieldNames } from '../../src/api/resources/index.js'
 import { createContext } from '../../src/cli/main.js'
 import { createProgram } from '../../src/cli/program.js'
 import { lines, runMain, useCommands, useSandbox } from '../helpers/cli.js'
@@ -271,14 +271,11 @@ describe('aliases', () => {
 })
 
 describe('fields', () => {
-  it.each(Object.entries(RESOURCE_FIELDS))(
-    'fields %s prints one name a line',
-    async (name, known) => {
-      const { code, stdout } = await runMain(['fields', name])
-      expect(code).toBe(0)
-      expect(stdout).toBe(`${known.join('\n')}\n`)
-    },
-  )
+  it.each(Object.entries(RESOURCES))('fields %s prints one name a line', async (name, resource) => {
+    const { code, stdout } = await runMain(['fields', name])
+    expect(code).toBe(0)
+    expect(stdout).toBe(`${fieldNames(resource).join('\n')}\n`)
+  })
 
   it('lists nested fields as dotted paths', async () => {
     expect(lines((await runMain(['fields', 'chambers'])).stdout)).toContain('address.city')
@@ -305,7 +302,12 @@ describe('fields', () => {
   })
 
   it('accepts every listed field', async () => {
-    const { code } = await run(['chambers', 'list', '--fields', RESOURCE_FIELDS.chambers.join(',')])
+    const { code } = await run([
+      'chambers',
+      'list',
+      '--fields',
+      fieldNames(RESOURCES.chambers).join(','),
+    ])
     expect(code).toBe(0)
   })
 })

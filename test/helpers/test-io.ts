@@ -56,6 +56,7 @@ export function createTestIO(options: TestIOOptions = {}): TestIO {
       stdinIsTTY: options.stdinIsTTY ?? false,
       env: options.env ?? {},
       stdoutWidth: options.stdoutWidth,
+      stderrWidth: options.stderrIsTTY ? options.stdoutWidth : undefined,
       onStop(handler) {
         handlers.add(handler)
         return () => void handlers.delete(handler)

@@ -1,5 +1,28 @@
-// Records as the API returns them, including a field no schema knows about.
+import type { Column } from '../../src/types/columns.js'
+import { chambers as chamberResource, columnsOf, members } from '../../src/api/resources/index.js'
+import type { OutputOptions } from '../../src/io/output.js'
+
 export const CHAMBER_COLUMNS = ['id', 'name', 'type', 'status', 'address.city']
+
+// Columns as a command hands them to the writers: what the descriptors say of chambers' and
+// members' fields, free text for any other.
+export function columns(names: readonly string[]): Column[] {
+  return columnsOf(
+    { name: 'records', fields: { ...members.fields, ...chamberResource.fields }, columns: [] },
+    names,
+  )
+}
+
+// The options of a test: columns by name (--fields, when given, as a command picks them).
+export function outputOptions(
+  overrides: Partial<Omit<OutputOptions, 'columns'>> &
+    Pick<OutputOptions, 'format'> & { columns?: readonly string[] },
+): OutputOptions {
+  const names = overrides.fields ?? overrides.columns ?? CHAMBER_COLUMNS
+  return { color: false, ...overrides, columns: columns(names) }
+}
+
+// Records as the API returns them, including a field no schema knows about.
 
 export function chambers(): Record<string, unknown>[] {
   return [

@@ -1,20 +1,17 @@
 import { Writable } from 'node:stream'
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import type { OutputOptions } from '../../src/io/output.js'
 import { writeList } from '../../src/io/output.js'
 import { createTestIO } from '../helpers/test-io.js'
-import { ANSI, CHAMBER_COLUMNS, chambers, fromArray } from './fixtures.js'
+import { ANSI, chambers, fromArray, outputOptions } from './fixtures.js'
 
-function options(overrides: Partial<OutputOptions> & Pick<OutputOptions, 'format'>): OutputOptions {
-  return { columns: CHAMBER_COLUMNS, color: false, ...overrides }
-}
+const options = outputOptions
 
 // What stdout holds each time the writer asks for the next record (so it has dealt with the
 // previous one), and at the end: a writer that collects the list shows nothing until the end.
 async function printedAsAsked(
   records: Record<string, unknown>[],
-  opts: Partial<OutputOptions> & Pick<OutputOptions, 'format'>,
+  opts: Parameters<typeof outputOptions>[0],
 ): Promise<{ seen: string[]; output: string }> {
   const t = createTestIO()
   const seen: string[] = []
@@ -282,14 +279,14 @@ describe('writeList csv', () => {
 })
 
 describe('writeList table', () => {
-  it('prints a header and rows, two spaces apart, no borders, unknown fields left out', async () => {
+  it('prints a header and rows, two spaces apart, no borders, unknown fields left out; whole columns at least as wide as declared', async () => {
     const t = createTestIO({ stdoutIsTTY: true })
     const count = await writeList(t.io, fromArray(chambers()), options({ format: 'table' }))
     expect(count).toBe(2)
     expect(t.stdout().split('\n')).toEqual([
-      'id  name                        type        status   address.city',
-      'c1  Berlin Chamber of Commerce  hq          active   Berlin',
-      'c2  Potsdam Chamber             subsidiary  pending  Potsdam',
+      'id       name                        type        status    address.city',
+      'c1       Berlin Chamber of Commerce  hq          active    Berlin',
+      'c2       Potsdam Chamber             subsidiary  pending   Potsdam',
       '',
     ])
     expect(t.stderr()).toBe('')
@@ -304,7 +301,7 @@ describe('writeList table', () => {
     expect(potsdam).toContain('\u001b[33mpending\u001b[39m')
     // Nothing else in a row is styled.
     expect(stripVTControlCharacters(berlin!)).toBe(
-      'c1  Berlin Chamber of Commerce  hq          active   Berlin',
+      'c1       Berlin Chamber of Commerce  hq          active    Berlin',
     )
   })
 
@@ -324,9 +321,10 @@ describe('writeList table', () => {
       options({ format: 'table', columns: ['id', 'name', 'status'] }),
     )
     const lines = t.stdout().trimEnd().split('\n')
-    // 60 - 8 (id) - 6 (status) - 2 gaps of 2 leaves 42 for the name: 41 characters and "…".
-    expect(lines[1]).toBe(`c-000001  ${long.slice(0, 41)}…  active`)
-    expect(lines[1]).toHaveLength(60)
+    // 60 - 8 (id) - 8 (status, as declared) - 2 gaps of 2 leaves 40 for the name: 39 characters
+    // and "…".
+    expect(lines[1]).toBe(`c-000001  ${long.slice(0, 39)}…  active`)
+    expect(lines[1]).toHaveLength(58)
   })
 
   it('never cuts ids, e-mails or dates: the names give way', async () => {
@@ -347,7 +345,7 @@ describe('writeList table', () => {
     )
   })
 
-  it('leaves out details first (phone, dates), says so once, and --wide keeps them', async () => {
+  it('leaves out columns from the end of their order, says so once, and --wide keeps them', async () => {
     const rows = Array.from({ length: 3 }, (_, i) => ({
       id: `mb_00000${i}`,
       name: 'Ada Lovelace',
@@ -357,16 +355,22 @@ describe('writeList table', () => {
       joined_at: '2024-01-15T09:00:00.000Z',
     }))
     const columns = Object.keys(rows[0]!)
+    // At 60 columns an e-mail (32 cells, as members declare it) does not fit beside 20 of name.
     const t = createTestIO({ stdoutIsTTY: true, stdoutWidth: 60 })
     await writeList(t.io, rows, options({ format: 'table', columns }))
-    expect(t.stdout().split('\n')[0]).toBe('id         name          email             status')
+    expect(t.stdout().split('\n')[0]).toBe('id         name')
     expect(t.stderr()).toBe(
-      'Not shown to fit the terminal: phone, joined_at. Use --wide for every column, or --fields.\n',
+      'Not shown to fit the terminal: email, phone, status, joined_at. Use --wide for every column, or --fields.\n',
+    )
+    const wider = createTestIO({ stdoutIsTTY: true, stdoutWidth: 80 })
+    await writeList(wider.io, rows, options({ format: 'table', columns }))
+    expect(wider.stdout().split('\n')[1]).toBe(
+      'mb_000000  Ada Lovelace  ada0@example.com                  +49 30 1007919',
     )
     const wide = createTestIO({ stdoutIsTTY: true, stdoutWidth: 60 })
     await writeList(wide.io, rows, options({ format: 'table', columns, wide: true }))
     expect(wide.stdout().split('\n')[1]).toBe(
-      'mb_000000  Ada Lovelace  ada0@example.com  +49 30 1007919  active  2024-01-15T09:00:00.000Z',
+      'mb_000000  Ada Lovelace  ada0@example.com                  +49 30 1007919  active    2024-01-15T09:00:00Z',
     )
     expect(wide.stderr()).toBe('')
   })

@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import type { OutputOptions } from '../../src/io/output.js'
 import { writeRecord } from '../../src/io/output.js'
 import { createTestIO } from '../helpers/test-io.js'
-import { ANSI, ANSI_CODES, CHAMBER_COLUMNS, chambers } from './fixtures.js'
+import { ANSI, ANSI_CODES, chambers, columns, outputOptions } from './fixtures.js'
 
 const chamber = chambers()[0] as Record<string, unknown>
 
-function options(overrides: Partial<OutputOptions> & Pick<OutputOptions, 'format'>): OutputOptions {
-  return { columns: CHAMBER_COLUMNS, color: false, ...overrides }
-}
+const options = outputOptions
 
 describe('writeRecord', () => {
   it('json: the whole object, compact in a pipe, unknown fields kept', async () => {
@@ -102,7 +99,7 @@ describe('writeRecord', () => {
       { id: 'c1', name: 'Berlin', members, events: [] },
       options({
         format: 'table',
-        sections: { members: ['id', 'email', 'status'], events: ['id'] },
+        sections: { members: columns(['id', 'email', 'status']), events: columns(['id']) },
       }),
     )
     expect(t.stdout()).toBe(
@@ -111,9 +108,9 @@ describe('writeRecord', () => {
         'name: Berlin',
         '',
         'Members (2)',
-        'id  email             status',
-        'm1  ada@example.com   active',
-        'm2  alan@example.com  pending',
+        'id       email                             status',
+        'm1       ada@example.com                   active',
+        'm2       alan@example.com                  pending',
         '',
         'Events (0)',
         '',

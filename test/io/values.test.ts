@@ -89,7 +89,8 @@ describe('escapeForTerminal', () => {
 })
 
 describe('fitColumns', () => {
-  const free = [false, true, true]
+  // Floors: a whole column's is Infinity (it is never cut).
+  const free = [Infinity, MIN_CELL_WIDTH, MIN_CELL_WIDTH]
 
   it('leaves a table that fits alone', () => {
     expect(fitColumns([10, 20, 26], free, 60)).toEqual([10, 20, 26])
@@ -104,11 +105,13 @@ describe('fitColumns', () => {
   })
 
   it('never cuts a whole column (ids, e-mails, dates), however wide', () => {
-    expect(fitColumns([30, 40, 40], [false, true, false], 84)).toEqual([30, 10, 40])
+    expect(fitColumns([30, 40, 40], [Infinity, 8, Infinity], 84)).toEqual([30, 10, 40])
   })
 
-  it('gives up below the minimum width of a free column', () => {
-    expect(fitColumns([40, 40, 4], [false, true, false], 50)).toBeUndefined()
-    expect(fitColumns([30, 40, 4], [false, true, false], 46)).toEqual([30, MIN_CELL_WIDTH, 4])
+  it('gives up below the floor of a free column', () => {
+    expect(fitColumns([40, 40, 4], [Infinity, 8, Infinity], 50)).toBeUndefined()
+    expect(fitColumns([30, 40, 4], [Infinity, 8, Infinity], 46)).toEqual([30, 8, 4])
+    expect(fitColumns([10, 40, 4], [Infinity, 20, Infinity], 33)).toBeUndefined()
+    expect(fitColumns([10, 40, 4], [Infinity, 20, Infinity], 38)).toEqual([10, 20, 4])
   })
 })

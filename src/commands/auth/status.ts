@@ -1,5 +1,7 @@
 import { apiVersionOf, displayUrl } from '../../api/base-url.js'
 import { ApiError } from '../../api/errors.js'
+import { columnsOf } from '../../api/resources/index.js'
+import { profiles } from '../../api/resources/profiles.js'
 import { LOGIN_HINT, credentialSource } from '../../cmdutil/connect.js'
 import type { CredentialSource } from '../../cmdutil/connect.js'
 import type { Context } from '../../cmdutil/context.js'
@@ -21,17 +23,6 @@ export type ProfileStatus = {
   token_valid: boolean
   expires_at: string | null
 }
-
-const KEYS = [
-  'profile',
-  'active',
-  'base_url',
-  'api_version',
-  'client_id',
-  'secret_storage',
-  'token_valid',
-  'expires_at',
-] as const satisfies readonly (keyof ProfileStatus)[]
 
 const SECRET_PLACES: Record<ProfileStatus['secret_storage'], string> = {
   keyring: 'in the OS keyring',
@@ -60,7 +51,7 @@ export async function status(ctx: Context): Promise<void> {
   } else {
     await writeList(io, records, {
       format: globals.format,
-      columns: KEYS,
+      columns: columnsOf(profiles, globals.fields),
       fields: globals.fields,
       color: globals.color,
       wide: globals.wide,

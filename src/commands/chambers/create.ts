@@ -5,7 +5,7 @@ import { describeId, idAndName } from '../../api/answers.js'
 import type { ChamberCreate } from '../../api/schemas.js'
 import type { Client } from '../../api/client.js'
 import { ApiError } from '../../api/errors.js'
-import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
+import { chambers, checkFields } from '../../api/resources/index.js'
 import type { Context } from '../../cmdutil/context.js'
 import { CliError, UsageError } from '../../errors.js'
 import { promptConfirm, promptSearch, promptSelect, promptText } from '../../io/prompt.js'
@@ -15,7 +15,6 @@ import { escapeForTerminal } from '../../io/values.js'
 import { printDryRun, printCreated } from '../../cmdutil/write-output.js'
 import { checkGiven, validated } from '../../cmdutil/validate.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
-import { CHAMBER_COLUMNS } from './list.js'
 
 export type Options = {
   name?: string
@@ -36,7 +35,7 @@ const ADDRESS_PROMPTS = [
 
 export async function create(opts: Options, ctx: Context): Promise<void> {
   const { globals } = ctx
-  checkFields(globals.fields, RESOURCE_FIELDS.chambers, 'chambers')
+  checkFields(chambers, globals.fields)
   const client = await ctx.api()
   requireV2(client.version, client.baseUrl, 'chambers create')
   const body = await gather(opts, ctx)
@@ -65,7 +64,7 @@ export async function create(opts: Options, ctx: Context): Promise<void> {
   await printCreated(
     ctx,
     chamber,
-    CHAMBER_COLUMNS,
+    chambers,
     `Created chamber ${describeId(chamber.id)} (${valid.name})`,
   )
 }

@@ -1,19 +1,16 @@
 import { checkId } from '../../api/paths.js'
 import { includeSchema } from '../../api/schemas.js'
-import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
+import { chambers, checkFields, events, members } from '../../api/resources/index.js'
 import type { Context } from '../../cmdutil/context.js'
 import { UsageError } from '../../errors.js'
 import { printRecord } from '../../cmdutil/print.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
-import { EVENT_COLUMNS } from '../events/list.js'
-import { MEMBER_COLUMNS } from '../members/list.js'
-import { CHAMBER_COLUMNS } from './list.js'
 
 export type Options = { id: string; include?: string }
 
 export async function get(opts: Options, ctx: Context): Promise<void> {
   checkId(opts.id, 'chamber id')
-  checkFields(ctx.globals.fields, RESOURCE_FIELDS.chambers, 'chambers')
+  checkFields(chambers, ctx.globals.fields)
   const include = parseInclude(opts.include)
   const client = await ctx.api()
   requireV2(client.version, client.baseUrl, include ? '--include' : undefined)
@@ -21,21 +18,18 @@ export async function get(opts: Options, ctx: Context): Promise<void> {
   const { format } = ctx.globals
   if (format === 'table') {
     // Every field, and the included lists as tables under headings.
-    await printRecord(ctx, chamber, CHAMBER_COLUMNS, {
-      members: MEMBER_COLUMNS,
-      events: EVENT_COLUMNS,
-    })
+    await printRecord(ctx, chamber, chambers, { members, events })
     return
   }
   if (!include || format === 'json' || format === 'ndjson') {
-    await printRecord(ctx, chamber, CHAMBER_COLUMNS)
+    await printRecord(ctx, chamber, chambers)
     return
   }
   // TSV and CSV rows have one value per column: included lists are shown by their size.
   const counts = Object.fromEntries(
     include.map((name) => [name, Array.isArray(chamber[name]) ? chamber[name].length : 0]),
   )
-  await printRecord(ctx, { ...chamber, ...counts }, [...CHAMBER_COLUMNS, ...include])
+  await printRecord(ctx, { ...chamber, ...counts }, chambers, undefined, include)
 }
 
 function parseInclude(value: string | undefined): string[] | undefined {

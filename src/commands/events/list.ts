@@ -1,5 +1,5 @@
 import { checkId } from '../../api/paths.js'
-import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
+import { checkFields, events } from '../../api/resources/index.js'
 import { dateBounds } from '../../api/schemas.js'
 import type { Context } from '../../cmdutil/context.js'
 import { UsageError } from '../../errors.js'
@@ -16,11 +16,9 @@ export type Options = PagingFlags & {
   to?: string
 }
 
-export const EVENT_COLUMNS = ['id', 'title', 'status', 'starts_at', 'ends_at', 'location']
-
 export async function list(opts: Options, ctx: Context): Promise<void> {
   checkId(opts.chamberId, 'chamber id')
-  checkFields(ctx.globals.fields, RESOURCE_FIELDS.events, 'events')
+  checkFields(events, ctx.globals.fields)
   const paging = pageOptions(opts)
   const filters = {
     status: opts.status,
@@ -37,7 +35,6 @@ export async function list(opts: Options, ctx: Context): Promise<void> {
     ctx,
     (p) => client.events.list(opts.chamberId, { ...filters, ...p }),
     paging,
-    EVENT_COLUMNS,
-    'events',
+    events,
   )
 }

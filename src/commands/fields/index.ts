@@ -1,7 +1,7 @@
 import { Argument } from 'commander'
 import type { Command } from 'commander'
-import { RESOURCES } from '../../api/fields.js'
-import type { Resource } from '../../api/fields.js'
+import { RESOURCE_NAMES } from '../../api/resources/index.js'
+import type { Resource } from '../../api/resources/index.js'
 import type { Context } from '../../cmdutil/context.js'
 import { about } from '../../cmdutil/manual.js'
 
@@ -9,7 +9,7 @@ export function registerFields(program: Command, ctx: Context): void {
   const fieldsCommand = program
     .command('fields')
     .description('list the fields of a resource, for --fields (nested ones as address.city)')
-    .addArgument(new Argument('<resource>', RESOURCES.join(', ')).choices(RESOURCES))
+    .addArgument(new Argument('<resource>', RESOURCE_NAMES.join(', ')).choices(RESOURCE_NAMES))
     .action(async (resource: Resource) => {
       const { fields } = await import('./list.js')
       fields({ resource }, ctx)

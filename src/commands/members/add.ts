@@ -1,5 +1,6 @@
 import { describeId } from '../../api/answers.js'
-import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
+import { checkFields, members } from '../../api/resources/index.js'
+import { memberResults } from '../../api/resources/results.js'
 import { paginate } from '../../api/paginate.js'
 import { checkId, pathSegment } from '../../api/paths.js'
 import { memberCreateSchema } from '../../api/schemas.js'
@@ -16,8 +17,7 @@ import { escapeForTerminal } from '../../io/values.js'
 import { printCreated, printDryRun } from '../../cmdutil/write-output.js'
 import { checkGiven, validated } from '../../cmdutil/validate.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
-import { RESULT_FIELDS, addMany } from './bulk.js'
-import { MEMBER_COLUMNS } from './list.js'
+import { addMany } from './bulk.js'
 
 export type Options = {
   chamberId: string
@@ -43,7 +43,7 @@ export async function add(opts: Options, ctx: Context): Promise<void> {
   const overrides = flagFields(opts)
   const input = opts.fromFile ? await readRecordsInput(opts.fromFile, ctx.io.in) : undefined
   if (input?.kind === 'bulk') {
-    checkFields(ctx.globals.fields, RESULT_FIELDS, 'bulk results')
+    checkFields(memberResults, ctx.globals.fields)
     if (input.header) checkHeader(input.header, input.source, overrides)
     return addMany(client, ctx, {
       chamberId: opts.chamberId,
@@ -62,7 +62,7 @@ export async function add(opts: Options, ctx: Context): Promise<void> {
     )
   }
 
-  checkFields(ctx.globals.fields, RESOURCE_FIELDS.members, 'members')
+  checkFields(members, ctx.globals.fields)
   const body: Record<string, unknown> = { ...input?.value, ...overrides }
   const { globals } = ctx
   const prompting = checkGiven(
@@ -88,7 +88,7 @@ export async function add(opts: Options, ctx: Context): Promise<void> {
   await printCreated(
     ctx,
     member,
-    MEMBER_COLUMNS,
+    members,
     `Added member ${describeId(member.id)} (${valid.email}) to chamber ${opts.chamberId}`,
   )
 }

@@ -7,6 +7,8 @@ import type { AnswerRecord } from '../../api/answers.js'
 import type { Client } from '../../api/client.js'
 import { memberCreateSchema, toFieldErrors } from '../../api/schemas.js'
 import type { MemberCreate } from '../../api/schemas.js'
+import { columnsOf } from '../../api/resources/index.js'
+import { memberFailures, memberResults } from '../../api/resources/results.js'
 import type { Context } from '../../cmdutil/context.js'
 import { BulkRun } from '../../cmdutil/bulk/run.js'
 import type { Outcome } from '../../cmdutil/bulk/run.js'
@@ -32,22 +34,6 @@ export type BulkOptions = {
   // Rows whose e-mail the chamber already has are skipped.
   skipExisting: boolean
 }
-
-export const RESULT_COLUMNS = ['row', 'status', 'id', 'email', 'error.message']
-// What --fields may pick from a result.
-export const RESULT_FIELDS = [
-  'row',
-  'status',
-  'id',
-  'email',
-  'error',
-  'error.status',
-  'error.code',
-  'error.message',
-  'error.fields',
-  'record',
-  'input',
-]
 
 // A row invalid before sending has `invalid`, its outcome; the others a body to send.
 type Job = { row: number; input: Record<string, unknown>; body?: MemberCreate; invalid?: Outcome }
@@ -137,14 +123,17 @@ function resultsOptions(ctx: Context, opts: BulkOptions): BulkResultsOptions {
     format: globals.formatChosen || io.stdoutIsTTY ? globals.format : 'ndjson',
     formatChosen: globals.formatChosen,
     verbose: opts.verbose === true,
-    columns: RESULT_COLUMNS,
+    columns: columnsOf(memberResults, globals.fields),
     fields: globals.fields,
     color: globals.color,
     wide: globals.wide,
     quiet: globals.quiet,
     jq: globals.jq,
     failures: {
-      columns: [byLine ? 'line' : 'row', 'status', 'email', 'reason'],
+      columns: columnsOf(
+        memberFailures,
+        memberFailures.columns.map((c) => (c === 'row' && byLine ? 'line' : c)),
+      ),
       view: (result) => {
         const { row, status, email, error } = result as {
           row: number

@@ -1,5 +1,5 @@
 import { checkId } from '../../api/paths.js'
-import { RESOURCE_FIELDS, checkFields } from '../../api/fields.js'
+import { checkFields, members } from '../../api/resources/index.js'
 import type { Context } from '../../cmdutil/context.js'
 import { parseSort } from '../../cmdutil/filters.js'
 import { pageOptions } from '../../cmdutil/paging.js'
@@ -9,19 +9,9 @@ import { requireV2, usedFlag } from '../../cmdutil/api-version.js'
 
 export type Options = PagingFlags & { chamberId: string; status?: string; sort?: string }
 
-export const MEMBER_COLUMNS = [
-  'id',
-  'name',
-  'email',
-  'phone',
-  'membership_type',
-  'status',
-  'joined_at',
-]
-
 export async function list(opts: Options, ctx: Context): Promise<void> {
   checkId(opts.chamberId, 'chamber id')
-  checkFields(ctx.globals.fields, RESOURCE_FIELDS.members, 'members')
+  checkFields(members, ctx.globals.fields)
   const paging = pageOptions(opts)
   const sort = parseSort('members', opts.sort)
   const client = await ctx.api()
@@ -31,7 +21,6 @@ export async function list(opts: Options, ctx: Context): Promise<void> {
     ctx,
     (p) => client.members.list(opts.chamberId, { ...filters, ...p }),
     paging,
-    MEMBER_COLUMNS,
-    'members',
+    members,
   )
 }

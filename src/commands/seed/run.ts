@@ -3,7 +3,8 @@
 // --concurrency, through the bulk runner (src/cmdutil/bulk), which keeps the journal and decides
 // what an earlier run's records mean. A failed chamber fails its dependants and nothing else.
 import { writeFile } from 'node:fs/promises'
-import { checkFields } from '../../api/fields.js'
+import { checkFields, columnsOf } from '../../api/resources/index.js'
+import { seedFailures, seedPlan, seedResults } from '../../api/resources/results.js'
 import type { Client } from '../../api/client.js'
 import { paginate } from '../../api/paginate.js'
 import { idText, isAnswerId } from '../../api/answers.js'
@@ -43,9 +44,6 @@ export type Report = {
   summary: Record<Status, number>
 }
 
-const RESULT_COLUMNS = ['kind', 'chamber', 'name', 'email', 'id', 'status', 'error.message']
-const PLAN_COLUMNS = ['step', 'action', 'kind', 'chamber', 'name', 'id']
-
 export async function seed(opts: Options, ctx: Context): Promise<void> {
   if (opts.offline && !opts.dryRun) {
     throw new UsageError('--offline goes with --dry-run: seed cannot create anything offline')
@@ -63,11 +61,7 @@ export async function seed(opts: Options, ctx: Context): Promise<void> {
     }
     return
   }
-  checkFields(
-    ctx.globals.fields,
-    opts.dryRun ? PLAN_COLUMNS : RESULT_COLUMNS,
-    opts.dryRun ? 'plan steps' : 'seed results',
-  )
+  checkFields(opts.dryRun ? seedPlan : seedResults, ctx.globals.fields)
   const client = await ctx.api({ connections: opts.concurrency })
   requireV2(client.version, client.baseUrl, 'seed')
   // The chambers the file names by id must exist before anything is sent.
@@ -288,13 +282,13 @@ async function printReport(
     format: globals.format,
     formatChosen: globals.formatChosen,
     verbose,
-    columns: RESULT_COLUMNS,
+    columns: columnsOf(seedResults, globals.fields),
     fields: globals.fields,
     color: globals.color,
     wide: globals.wide,
     quiet: globals.quiet,
     failures: {
-      columns: ['kind', 'chamber', 'name', 'email', 'status', 'reason'],
+      columns: columnsOf(seedFailures),
       view: (row) => ({ ...row, reason: row.error ? reasonText(row.error as never) : null }),
     },
     jq: globals.jq,
@@ -370,7 +364,7 @@ async function printPlan(fixture: Fixture, existing: Existing | undefined, ctx: 
   }
   await writeList(ctx.io, steps, {
     format: ctx.globals.format,
-    columns: PLAN_COLUMNS,
+    columns: columnsOf(seedPlan, ctx.globals.fields),
     fields: ctx.globals.fields,
     color: ctx.globals.color,
     jq: ctx.globals.jq,

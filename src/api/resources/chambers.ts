@@ -1,0 +1,26 @@
+import type { Descriptor } from './descriptor.js'
+import { id, main, nested, state, text, time, whole } from './kinds.js'
+
+export const chambers = {
+  name: 'chambers',
+  fields: {
+    id: id(7),
+    name: main,
+    type: whole('subsidiary'.length),
+    hq_id: whole(7),
+    status: state('inactive'.length),
+    address: nested,
+    'address.street': text(10),
+    'address.city': text(10),
+    'address.postal_code': whole(5),
+    'address.region': text(10),
+    'address.country': whole(2),
+    created_at: time,
+    // With --include.
+    members: nested,
+    events: nested,
+  },
+  columns: ['id', 'name', 'type', 'hq_id', 'status', 'address.city', 'created_at'],
+  // The ones the spec names come first; the rest are sandbox extensions (ARCHITECTURE.md).
+  sort: ['name', 'created_at', 'id', 'type', 'status'],
+} as const satisfies Descriptor
