@@ -170,6 +170,8 @@ export async function startTable(
         return style(text, column) + pad
       })
       .join(GAP)
+      // An empty last cell leaves no gap behind.
+      .trimEnd()
   }
   let header: string | undefined = line(
     shown.map((column) => escapeForTerminal(column.field)),

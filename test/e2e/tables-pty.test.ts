@@ -1,0 +1,128 @@
+// Tables from the built binary in a real pseudo-terminal (`script`): at 60, 80 and 120 columns the
+// same command shows the same columns whether the page holds 3 rows or 20, and no line on the
+// screen is wider than the terminal; an `--all` table over 200,000 members prints its first rows
+// while the server still holds back every later page.
+import { createServer } from 'node:http'
+import type { ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { once } from 'node:events'
+import stringWidth from 'string-width'
+import { describe, expect, it } from 'vitest'
+import { BIG_CHAMBER, useSandbox, useTempDirs } from '../helpers/cli.js'
+import { HAVE_PTY, startPty, terminalEnv } from '../helpers/pty.js'
+
+const sandbox = useSandbox()
+const tempDir = useTempDirs('chamberctl-tables-')
+const TIMEOUT = 30_000
+
+// The screen's lines (script turns every \n into \r\n).
+const screenLines = (screen: string) => screen.split(/\r?\n/).filter((line) => line !== '')
+
+async function table(args: string[], columns: number) {
+  const session = startPty(args, {
+    env: terminalEnv(sandbox(), tempDir()),
+    columns,
+  })
+  const { code, screen } = await session.exited
+  expect(code, screen).toBe(0)
+  const shown = screenLines(screen)
+  for (const line of shown) expect(stringWidth(line), line).toBeLessThanOrEqual(columns)
+  return shown
+}
+
+describe.skipIf(!HAVE_PTY)('tables in a pseudo-terminal', () => {
+  it.each([60, 80, 120])(
+    'at %i columns: the same columns with 3 rows and with 20, no line wider than the terminal',
+    async (columns) => {
+      for (const args of [
+        ['members', 'list', BIG_CHAMBER],
+        ['events', 'list', BIG_CHAMBER],
+        ['chambers', 'list'],
+      ]) {
+        const few = await table([...args, '--per-page', '3'], columns)
+        const many = await table([...args, '--per-page', '20'], columns)
+        expect(few[0]!.split(/ {2,}/)).toEqual(many[0]!.split(/ {2,}/))
+        expect(few.filter((line) => /^\w+_\d+ /.test(line))).toHaveLength(3)
+      }
+    },
+    TIMEOUT,
+  )
+})
+
+// A server of 200,000 members that answers the first page and holds back every later one until
+// the test lets them go; then it answers each with an error, which ends the command.
+async function holdingServer() {
+  const held: ServerResponse[] = []
+  let waiting: (() => void) | undefined
+  const member = (i: number) => ({
+    id: `mem_${String(i).padStart(6, '0')}`,
+    chamber_id: 'ch_0001',
+    name: `Member Number ${i}`,
+    email: `member${i}@example.com`,
+    phone: '+49 30 1234567',
+    membership_type: 'standard',
+    status: 'active',
+    joined_at: '2024-01-15T09:00:00.123Z',
+  })
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    const page = Number(url.searchParams.get('page') ?? '1')
+    const perPage = Number(url.searchParams.get('per_page') ?? '20')
+    if (page === 1) {
+      const data = Array.from({ length: perPage }, (_, i) => member(i + 1))
+      res.setHeader('content-type', 'application/json')
+      res.end(JSON.stringify({ data, meta: { current_page: 1, per_page: perPage, total: 200_000 } }))
+      return
+    }
+    held.push(res)
+    waiting?.()
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as AddressInfo
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v2`,
+    // Resolves once a later page has been asked for (and is being held back).
+    async whenHeld() {
+      if (held.length === 0) await new Promise<void>((resolve) => (waiting = resolve))
+    },
+    release() {
+      for (const res of held.splice(0)) {
+        res.statusCode = 404
+        res.setHeader('content-type', 'application/json')
+        res.end(JSON.stringify({ error: { code: 'not_found', message: 'gone' } }))
+      }
+      server.closeAllConnections()
+      server.close()
+    },
+  }
+}
+
+describe.skipIf(!HAVE_PTY)('members list --all as a table in a pseudo-terminal', () => {
+  it(
+    'prints the first page while every later one is still held back by the server',
+    async () => {
+      const server = await holdingServer()
+      const session = startPty(['members', 'list', 'ch_0001', '--all'], {
+        env: {
+          TERM: 'xterm',
+          HOME: tempDir(),
+          CHAMBERCTL_CONFIG_DIR: tempDir(),
+          CHAMBERCTL_BASE_URL: server.baseUrl,
+          CHAMBERCTL_TOKEN: 'test-token',
+        },
+        columns: 100,
+      })
+      try {
+        await server.whenHeld()
+        const { match } = await session.prompts.next(/mem_000100 +Member Number 100 /)
+        expect(match).toContain('mem_000100')
+        expect(session.screen()).toMatch(/^id +name +email/m)
+      } finally {
+        server.release()
+      }
+      await session.exited
+    },
+    TIMEOUT,
+  )
+})
