@@ -162,16 +162,18 @@ export async function startTable(
   }
   const line = (cells: readonly string[], style: (text: string, column: Column) => string) => {
     const widths = rowWidths(shown, cells, settled, opts.width)
-    return shown
-      .map((column, at) => {
-        const text = column.cut === 'ellipsis' ? fit(cells[at]!, widths[at]!) : cells[at]!
-        // The last column is not padded: no trailing spaces.
-        const pad = at === shown.length - 1 ? '' : ' '.repeat(widths[at]! - cellWidth(text))
-        return style(text, column) + pad
-      })
-      .join(GAP)
-      // An empty last cell leaves no gap behind.
-      .trimEnd()
+    return (
+      shown
+        .map((column, at) => {
+          const text = column.cut === 'ellipsis' ? fit(cells[at]!, widths[at]!) : cells[at]!
+          // The last column is not padded: no trailing spaces.
+          const pad = at === shown.length - 1 ? '' : ' '.repeat(widths[at]! - cellWidth(text))
+          return style(text, column) + pad
+        })
+        .join(GAP)
+        // An empty last cell leaves no gap behind.
+        .trimEnd()
+    )
   }
   let header: string | undefined = line(
     shown.map((column) => escapeForTerminal(column.field)),

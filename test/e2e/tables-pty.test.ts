@@ -71,7 +71,9 @@ async function holdingServer() {
     if (page === 1) {
       const data = Array.from({ length: perPage }, (_, i) => member(i + 1))
       res.setHeader('content-type', 'application/json')
-      res.end(JSON.stringify({ data, meta: { current_page: 1, per_page: perPage, total: 200_000 } }))
+      res.end(
+        JSON.stringify({ data, meta: { current_page: 1, per_page: perPage, total: 200_000 } }),
+      )
       return
     }
     held.push(res)
