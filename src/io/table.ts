@@ -154,6 +154,13 @@ export async function startTable(
         ? Math.min(widthOf.get(column)!, MIN_CELL_WIDTH)
         : widthOf.get(column)!,
     )
+  // Free text in the last column is never padded: it may take all the room left, for the longer
+  // values of later pages (a failure's reason after a page of rows that worked).
+  const last = shown.length - 1
+  if (widths && last >= 0 && shown[last]!.cut === 'ellipsis' && opts.width !== Infinity) {
+    const used = settled.reduce((sum, w) => sum + w, GAP.length * last)
+    settled[last] = Math.max(settled[last]!, settled[last]! + opts.width - used)
+  }
 
   const bold = (text: string) => colors?.bold(text) ?? text
   const paint = (text: string, column: Column) => {
