@@ -35,9 +35,9 @@ export type BulkResultsOptions = {
   failures: { columns: readonly Column[]; view?: (row: OutputRecord) => OutputRecord }
 }
 
-// Writes the results (all at hand, or in batches as rows settle). The bar is taken off its line
-// before each batch is printed and stopped after the last row, before a table (printed whole)
-// is drawn.
+// Writes the results (all at hand, or in batches as rows settle; a table streams too). The bar is
+// taken off its line before each batch is printed, drawn again below it, and stopped after the
+// last row.
 export async function writeBulkResults(
   io: OutputIO,
   rows: Batches | Iterable<OutputRecord>,

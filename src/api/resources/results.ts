@@ -29,7 +29,8 @@ export const memberFailures = {
     row: whole(4),
     status: state('not_sent'.length),
     reason: main,
-    email: whole(32),
+    // Less room than in a list: the reason is what a failure is read for.
+    email: whole(24),
   },
   columns: ['row', 'status', 'reason', 'email'],
 } as const satisfies Descriptor
