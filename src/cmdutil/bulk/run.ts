@@ -3,7 +3,8 @@
 // to find it on the server, how to create it); the runner owns everything else:
 // - the journal: what a plain re-run, --resume and --skip-existing do with an earlier run's;
 // - the decision per record: confirmed on the server, looked up, skipped, not sent again, sent;
-// - ordered bounded concurrency (p-limit), with only the request itself holding a slot;
+// - bounded concurrency (p-limit): only the request itself holds a slot, so a record waiting
+//   for its chamber or for a look-up holds none;
 // - ending early, the same for every cause (SIGINT, SIGTERM, SIGHUP, stdout closed or failing,
 //   a journal that cannot be written): nothing more is sent, the requests in flight finish and
 //   are recorded, and rows never sent are counted;

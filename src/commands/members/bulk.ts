@@ -13,11 +13,11 @@ import type { Context } from '../../cmdutil/context.js'
 import { BulkRun } from '../../cmdutil/bulk/run.js'
 import type { Outcome } from '../../cmdutil/bulk/run.js'
 import { MemberIndex, requireChamber } from '../../cmdutil/bulk/lookups.js'
-import { inOrder } from '../../cmdutil/bulk/ordered.js'
 import { ExitCode, SilentError } from '../../errors.js'
 import type { InputRow } from '../../io/records-input.js'
 import { bulkSummary, reasonText, writeBulkResults } from '../../io/bulk-output.js'
 import type { BulkResultsOptions } from '../../io/bulk-output.js'
+import { batchesOf } from '../../io/output.js'
 import type { OutputRecord } from '../../io/output.js'
 
 export type BulkOptions = {
@@ -59,7 +59,8 @@ export async function addMany(client: Client, ctx: Context, opts: BulkOptions): 
       skipExisting: opts.skipExisting,
     },
     async (run) => {
-      const outcomes = jobs.map(async (job) => {
+      const { pMapIterable } = await import('p-map')
+      const result = async (job: Job) => {
         const outcome = job.invalid
           ? run.settled(job.invalid)
           : await run.create({
@@ -71,8 +72,11 @@ export async function addMany(client: Client, ctx: Context, opts: BulkOptions): 
               },
             })
         return resultRow(job, outcome)
-      })
-      await run.print(inOrder(outcomes), resultsOptions(ctx, opts))
+      }
+      // p-map: --concurrency rows at a time, each result handed on in input order as soon as it
+      // and every earlier one are settled; rows wait while results are not being written.
+      const results = pMapIterable(jobs, result, { concurrency: opts.concurrency })
+      await run.print(batchesOf(results), resultsOptions(ctx, opts))
     },
   )
 }
