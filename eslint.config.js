@@ -3,7 +3,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist.*/', 'node_modules/', 'completions/'] },
+  { ignores: ['dist/', 'dist.*/', 'node_modules/', 'completions/', 'release/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -18,6 +18,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'error',
     },
+  },
+  {
+    // The npm bin: CommonJS, so that an old Node still reads it and says what it needs.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['bench/**', 'scripts/**'],

@@ -24,7 +24,7 @@ import { BUNDLE_PLUGINS, buildCli } from '../scripts/build.mjs'
 
 const node = process.execPath
 const here = (file) => fileURLToPath(new URL(file, import.meta.url))
-const bin = here('../bin/chamberctl.js')
+const bin = here('../bin/chamberctl.cjs')
 const usagePreload = here('./usage.mjs')
 const postRows = here('./post-rows.mjs')
 const runs = Number(process.env.BENCH_RUNS ?? 20)

@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 
-const bin = fileURLToPath(new URL('../bin/chamberctl.js', import.meta.url))
+const bin = fileURLToPath(new URL('../bin/chamberctl.cjs', import.meta.url))
 const DEMO_MEMBERS = 260
 const sizes = (process.env.BENCH_SIZES ?? '1000,100000,1000000').split(',').map(Number)
 const rounds = Number(process.env.BENCH_RUNS ?? 60)

@@ -1,12 +1,18 @@
-// Bundles the CLI into dist/: one small entry chunk, and a chunk per lazily imported command or
-// heavy module, so that `chamberctl --version` loads almost nothing.
+// Bundles the CLI into dist/: the whole CLI in one CommonJS file (chamberctl.cjs, with its linked
+// source map and the notices of every package in it), and the small launcher the npm bin hands
+// over to (launch.cjs), which answers --version alone and runs the bundle through a V8 code cache
+// written after the first run (src/cli/code-cache.ts). One file rather than ES module chunks: a
+// code cache can only be given to a script, and a cache that holds the functions a run called
+// saves more than loading only a command's chunks did.
 import { build } from 'esbuild'
 import { execFile } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { createRequire, isBuiltin } from 'node:module'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
+import { bundledPackages, thirdPartyNotices } from './notices.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -35,31 +41,51 @@ const withoutHttp2 = {
 // ~60 ms). The bundle reads the names it uses off the module object when it calls them.
 // Required at the top of a module that calls it only in a path chamberctl never takes
 // (commander's executable subcommands): loaded on first use, not with the module (~3 ms).
-const LOADED_ON_FIRST_USE = new Set(['node:child_process'])
+const LOADED_ON_FIRST_USE = ['node:child_process']
 
-const builtins = {
-  name: 'builtins',
+function builtinsPlugin(loadedOnFirstUse) {
+  return {
+    name: 'builtins',
+    setup(build) {
+      build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) =>
+        isBuiltin(args.path)
+          ? {
+              path: args.path.startsWith('node:') ? args.path : `node:${args.path}`,
+              namespace: 'builtin',
+            }
+          : undefined,
+      )
+      build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
+        contents: loadedOnFirstUse.includes(args.path)
+          ? `const load = () => process.getBuiltinModule(${JSON.stringify(args.path)})
+             module.exports = new Proxy({}, {
+               get: (_, name) => load()[name],
+               ownKeys: () => Reflect.ownKeys(load()),
+               getOwnPropertyDescriptor: (_, name) => {
+                 const found = Reflect.getOwnPropertyDescriptor(load(), name)
+                 return found && { ...found, configurable: true }
+               },
+             })`
+          : `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)})`,
+        loader: 'js',
+      }))
+    },
+  }
+}
+
+// The native keyring module (a prebuilt addon per platform) is installed beside the bundle as a
+// dependency, not bundled: its dynamic import becomes a require() the bundle makes when a command
+// first needs the keyring.
+const keyringAtRunTime = {
+  name: 'keyring-at-run-time',
   setup(build) {
-    build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) =>
-      isBuiltin(args.path)
-        ? {
-            path: args.path.startsWith('node:') ? args.path : `node:${args.path}`,
-            namespace: 'builtin',
-          }
-        : undefined,
+    build.onResolve({ filter: /^@napi-rs\/keyring$/ }, (args) =>
+      args.namespace === 'keyring-at-run-time'
+        ? { path: args.path, external: true }
+        : { path: args.path, namespace: 'keyring-at-run-time' },
     )
-    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
-      contents: LOADED_ON_FIRST_USE.has(args.path)
-        ? `const load = () => process.getBuiltinModule(${JSON.stringify(args.path)})
-           module.exports = new Proxy({}, {
-             get: (_, name) => load()[name],
-             ownKeys: () => Reflect.ownKeys(load()),
-             getOwnPropertyDescriptor: (_, name) => {
-               const found = Reflect.getOwnPropertyDescriptor(load(), name)
-               return found && { ...found, configurable: true }
-             },
-           })`
-        : `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)})`,
+    build.onLoad({ filter: /.*/, namespace: 'keyring-at-run-time' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)})`,
       loader: 'js',
     }))
   },
@@ -83,42 +109,68 @@ const rawText = {
 }
 
 // Also used by the bench, to bundle its undici-only script the way the CLI is bundled.
-export const BUNDLE_PLUGINS = [withoutHttp2, builtins, rawText]
+export const BUNDLE_PLUGINS = [withoutHttp2, builtinsPlugin(LOADED_ON_FIRST_USE), rawText]
 
-export async function buildCli() {
+// How every bundle of the CLI is built.
+export async function bundleOptions() {
   const pkg = JSON.parse(await readFile(`${root}/package.json`, 'utf8'))
-  // Built beside dist/ and swapped in, so that a CLI running from dist/ (a test, a benchmark)
-  // never sees it half-written or missing, and stale chunks are never left behind.
-  const staging = `dist.${process.pid}.tmp`
-  await rm(`${root}/${staging}`, { recursive: true, force: true })
-  await build({
+  return {
     absWorkingDir: root,
-    entryPoints: { main: 'src/cli/entry.ts' },
-    outdir: staging,
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node22.13',
     minify: true,
-    chunkNames: 'chunks/[name]-[hash]',
     define: {
       __CHAMBERCTL_VERSION__: JSON.stringify(pkg.version),
-      // Relative to the chunk that loads it (chunks/), see src/io/jq.ts.
-      __CHAMBERCTL_JQ_WASM__: JSON.stringify('../jq.wasm'),
+      // Beside the bundle, see src/io/jq.ts.
+      __CHAMBERCTL_JQ_WASM__: JSON.stringify('jq.wasm'),
+      // CommonJS has no import.meta: the modules written as ES modules get the bundle's URL.
+      'import.meta.url': 'import_meta_url',
     },
-    plugins: BUNDLE_PLUGINS,
-    // A native module with a prebuilt binary per platform: installed as a dependency, not bundled.
-    external: ['@napi-rs/keyring'],
+    inject: [`${root}/scripts/import-meta-url.mjs`],
+    outExtension: { '.js': '.cjs' },
+    plugins: [...BUNDLE_PLUGINS, keyringAtRunTime],
     logLevel: 'warning',
+  }
+}
+
+export const digest = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 16)
+
+export async function buildCli() {
+  const options = await bundleOptions()
+  // Built beside dist/ and swapped in, so that a CLI running from dist/ (a test, a benchmark)
+  // never sees it half-written or missing, and stale files are never left behind.
+  const staging = `${root}/dist.${process.pid}.tmp`
+  await rm(staging, { recursive: true, force: true })
+  const { metafile } = await build({
+    ...options,
+    entryPoints: { chamberctl: 'src/cli/main.ts' },
+    outdir: staging,
+    // Linked, without the sources' text: --debug maps its stack trace through it (src/io/stack.ts).
+    sourcemap: 'linked',
+    sourcesContent: false,
+    metafile: true,
+  })
+  const bundle = await readFile(`${staging}/chamberctl.cjs`)
+  await build({
+    ...options,
+    entryPoints: { launch: 'src/cli/launch.ts' },
+    outdir: staging,
+    define: { ...options.define, __CHAMBERCTL_BUNDLE_HASH__: JSON.stringify(digest(bundle)) },
   })
   // jq for --jq, read from disk only when the flag is given.
   const jqWasm = createRequire(import.meta.url).resolve('jq-wasm/jq.wasm')
-  await copyFile(jqWasm, `${root}/${staging}/jq.wasm`)
+  await copyFile(jqWasm, `${staging}/jq.wasm`)
+  await writeFile(
+    `${staging}/THIRD-PARTY-NOTICES.txt`,
+    thirdPartyNotices({ product: 'chamberctl', packageDirs: bundledPackages(metafile, root) }),
+  )
   const old = `${root}/dist.${process.pid}.old`
   await rename(`${root}/dist`, old).catch(() => {})
-  await rename(`${root}/${staging}`, `${root}/dist`)
+  await rename(staging, `${root}/dist`)
   await rm(old, { recursive: true, force: true })
+  return { metafile }
 }
 
 // The shipped completion scripts, as the CLI just built prints them. Not part of buildCli(): the
@@ -135,7 +187,7 @@ export async function writeCompletions() {
     // A bare environment: the scripts must not depend on who builds them, or where.
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      [`${root}/bin/chamberctl.js`, 'completion', shell],
+      [`${root}/bin/chamberctl.cjs`, 'completion', shell],
       { env: process.env.SYSTEMROOT ? { SYSTEMROOT: process.env.SYSTEMROOT } : {} },
     )
     const target = `${root}/completions/${file}`

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url'
 const [root, roundsArg = '20', chamber = 'chm_1'] = process.argv.slice(2)
 if (!root) throw new Error('usage: conformance-run.mjs ROOT_URL ROUNDS CHAMBER_ID')
 const ROUNDS = Number(roundsArg)
-const BIN = fileURLToPath(new URL('../bin/chamberctl.js', import.meta.url))
+const BIN = fileURLToPath(new URL('../bin/chamberctl.cjs', import.meta.url))
 const CONCURRENCY = 2
 
 const FORMATS = [[], ['-o', 'table'], ['--json'], ['-o', 'ndjson'], ['-o', 'csv']]

@@ -44,7 +44,7 @@ wait_for "$port" "$logs/mock.log"
 sandbox_port=$((port + 1))
 proxy_port=$((port + 2))
 echo "== Prism validation proxy (port $proxy_port) in front of the sandbox (port $sandbox_port)"
-CHAMBERCTL_CONFIG_DIR="$logs/config" "$node" bin/chamberctl.js sandbox --port "$sandbox_port" \
+CHAMBERCTL_CONFIG_DIR="$logs/config" "$node" bin/chamberctl.cjs sandbox --port "$sandbox_port" \
   --data "$logs/sandbox.db" -q >"$logs/sandbox.log" 2>&1 &
 pids+=($!)
 "$tools/proxy.sh" "http://127.0.0.1:$sandbox_port" "$proxy_port" >"$logs/proxy.log" 2>&1 &

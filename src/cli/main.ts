@@ -90,7 +90,8 @@ async function report(error: unknown, io: IO, ctx: Context): Promise<number> {
     width,
   })
   if (ctx.globals.debug && error instanceof Error && error.stack) {
-    io.err.write(`${ctx.secrets.redact(error.stack)}\n`)
+    const { mapStack } = await import('../io/stack.js')
+    io.err.write(`${ctx.secrets.redact(mapStack(error.stack))}\n`)
   }
   return described.exitCode
 }

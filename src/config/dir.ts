@@ -31,7 +31,7 @@ export function configDir(
   return path.posix.join(base, APP)
 }
 
-// Where chamberctl keeps what can be rebuilt at any time (Node's compile cache): the OS cache
+// Where chamberctl keeps what can be rebuilt at any time (the V8 code cache): the OS cache
 // directory, which backups skip and the OS may clear.
 export function cacheDir(
   env: NodeJS.ProcessEnv,

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { UsageError } from '../errors.js'
 
-// Set by the build, which copies jq.wasm beside the chunks; the sources read it from the package.
+// Set by the build, which copies jq.wasm beside the bundle; the sources read it from the package.
 declare const __CHAMBERCTL_JQ_WASM__: string | undefined
 
 export type JqResult = {
@@ -29,7 +29,7 @@ export type JqProgram = {
 // Compiles the expression before anything is sent: jq over no input compiles and runs nothing.
 export async function compileJq(expression: string): Promise<JqProgram> {
   const { loadJq } = await import('jq-wasm')
-  const jq = await loadJq({ wasmBinary: await readFile(wasmPath()) })
+  const jq = await loadJq({ wasmBinary: await wasmBinary() })
   const check = jq.raw('', expression, ['-c'])
   if (check.exitCode !== 0) {
     throw new UsageError(`--jq: ${check.stderr || `jq exited with status ${check.exitCode}`}`)
@@ -57,9 +57,11 @@ function rawString(line: string): string {
   return line.startsWith('"') ? (JSON.parse(line) as string) : line
 }
 
-function wasmPath(): string | URL {
-  if (typeof __CHAMBERCTL_JQ_WASM__ === 'string') {
-    return new URL(__CHAMBERCTL_JQ_WASM__, import.meta.url)
-  }
-  return createRequire(import.meta.url).resolve('jq-wasm/jq.wasm')
+// The bundle (one CommonJS file) has it beside itself.
+async function wasmBinary(): Promise<Buffer> {
+  return readFile(
+    typeof __CHAMBERCTL_JQ_WASM__ === 'string'
+      ? new URL(__CHAMBERCTL_JQ_WASM__, import.meta.url)
+      : createRequire(import.meta.url).resolve('jq-wasm/jq.wasm'),
+  )
 }

@@ -1,6 +1,6 @@
 // The built binary as a process: stdin that is not a TTY, login/status/logout with files on disk,
 // and `chamberctl sandbox` as a long-running child stopped by SIGTERM.
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
@@ -18,19 +18,42 @@ const POSIX = process.platform !== 'win32'
 const sandbox = useSandbox()
 const tempDir = useTempDirs('chamberctl-e2e-')
 
-describe("Node's compile cache", () => {
-  it('lives in the OS cache directory, and --version answers before it is opened', async () => {
+describe('the V8 code cache the launcher writes after a run', () => {
+  it('lives in the OS cache directory, is written once, and --version answers without it', async () => {
     const cache = tempDir()
     const env = { XDG_CACHE_HOME: cache }
     const version = await runCli(['--version'], { configDir: tempDir(), env })
     expect(version.code).toBe(0)
     expect(readdirSync(cache)).toEqual([])
-    const help = await runCli(['chambers', '--help'], { configDir: tempDir(), env })
-    expect(help.code).toBe(0)
-    // Node keeps one subdirectory per Node version and architecture, with a file per module.
-    const [versioned] = readdirSync(path.join(cache, 'chamberctl'))
-    expect(versioned).toContain(process.version)
-    expect(readdirSync(path.join(cache, 'chamberctl', versioned!)).length).toBeGreaterThan(0)
+    const first = await runCli(['chambers', '--help'], { configDir: tempDir(), env })
+    expect(first.code).toBe(0)
+    // One file, keyed by the bundle, the Node version and the architecture.
+    const dir = path.join(cache, 'chamberctl', 'v8')
+    const [file, ...others] = readdirSync(dir)
+    expect(others).toEqual([])
+    expect(file).toMatch(
+      new RegExp(`^chamberctl-[0-9a-f]{16}-node${process.versions.node}-${process.arch}\\.cache$`),
+    )
+    const written = statSync(path.join(dir, file!))
+    expect(written.size).toBeGreaterThan(10_000)
+    // Accepted by the next run, which leaves it as it is.
+    const second = await runCli(['chambers', '--help'], { configDir: tempDir(), env })
+    expect(second.stdout).toBe(first.stdout)
+    expect(statSync(path.join(dir, file!)).mtimeMs).toBe(written.mtimeMs)
+  })
+
+  it('replaces a cache V8 rejects, and the run is not disturbed by it', async () => {
+    const cache = tempDir()
+    const env = { XDG_CACHE_HOME: cache }
+    const first = await runCli(['chambers', '--help'], { configDir: tempDir(), env })
+    const dir = path.join(cache, 'chamberctl', 'v8')
+    const [file] = readdirSync(dir)
+    const good = readFileSync(path.join(dir, file!))
+    writeFileSync(path.join(dir, file!), Buffer.alloc(good.length, 7))
+    const again = await runCli(['chambers', '--help'], { configDir: tempDir(), env })
+    expect(again).toEqual(first)
+    expect(readdirSync(dir)).toEqual([file])
+    expect(readFileSync(path.join(dir, file!)).equals(Buffer.alloc(good.length, 7))).toBe(false)
   })
 })
 
@@ -175,5 +198,18 @@ describe('chamberctl sandbox', () => {
     expect(stdout).toMatch(/^client id: +sandbox-client$/m)
     expect(stderr).toMatch(/POST \/v2\/auth\/token 200/)
     expect(stderr).toMatch(/Stopping \(SIGTERM\)/)
+  })
+})
+
+describe("--debug's stack trace", () => {
+  it('points into the sources through the source map shipped beside the bundle', async () => {
+    const { code, stderr } = await runCli(['--debug', 'chambers', 'list', '--json'], {
+      configDir: tempDir(),
+    })
+    expect(code).toBe(4)
+    const frames = stderr.split('\n').filter((line) => /^\s+at /.test(line))
+    expect(frames.length).toBeGreaterThan(0)
+    expect(frames[0]).toMatch(/\(src\/cmdutil\/connect\.ts:\d+:\d+\)$/)
+    expect(stderr).not.toMatch(/chamberctl\.cjs:\d+:\d+/)
   })
 })

@@ -1,4 +1,4 @@
-// Runs the BUILT CLI (bin/chamberctl.js → dist/, built by test/global-setup.ts) as a child process,
+// Runs the BUILT CLI (bin/chamberctl.cjs → dist/, built by test/global-setup.ts) as a child process,
 // with the Node that runs the tests (process.execPath, never a `node` from PATH) and an environment
 // made from scratch: CI=true and a private config directory, nothing inherited from the developer.
 import { spawn } from 'node:child_process'
@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-export const BIN = fileURLToPath(new URL('../../bin/chamberctl.js', import.meta.url))
+export const BIN = fileURLToPath(new URL('../../bin/chamberctl.cjs', import.meta.url))
 
 export type CliOptions = {
   // CHAMBERCTL_CONFIG_DIR (and HOME, so nothing can reach the real home).

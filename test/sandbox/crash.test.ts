@@ -12,7 +12,7 @@ import { expect, it } from 'vitest'
 import { DEFAULT_CREDENTIALS } from '../../src/sandbox/server.js'
 import { ids, useTempDir, withSandbox } from './helpers.js'
 
-const BIN = fileURLToPath(new URL('../../bin/chamberctl.js', import.meta.url))
+const BIN = fileURLToPath(new URL('../../bin/chamberctl.cjs', import.meta.url))
 const KILL_AFTER = 20
 const WRITERS = 8
 

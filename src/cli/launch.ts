@@ -1,0 +1,23 @@
+// The npm bin's second step (bin/chamberctl.cjs requires it, built into dist/launch.cjs): it
+// answers --version itself, before any of the CLI is read, and runs the bundle beside it
+// (dist/chamberctl.cjs) through the after-run code cache (code-cache.ts).
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { runBundle } from './code-cache.js'
+import { answerVersion } from './version.js'
+
+// Set by the build: a digest of dist/chamberctl.cjs.
+declare const __CHAMBERCTL_BUNDLE_HASH__: string
+
+export function launch(): void {
+  if (answerVersion(process.argv.slice(2))) return
+  const filename = path.join(__dirname, 'chamberctl.cjs')
+  const { run } = runBundle({
+    source: readFileSync(filename, 'utf8'),
+    filename,
+    hash: __CHAMBERCTL_BUNDLE_HASH__,
+    require: createRequire(filename),
+  })
+  void run()
+}
