@@ -1,0 +1,26 @@
+// login: argv → options (the verb is mocked; its behaviour is in auth.test.ts). The secret has no
+// flag: it comes from stdin or a prompt, never from argv.
+import { describe, expect, it, vi } from 'vitest'
+import { login } from '../../../src/commands/auth/login.js'
+import { argvCases, refused } from '../../helpers/argv.js'
+
+vi.mock('../../../src/commands/auth/login.js', () => ({ login: vi.fn() }))
+
+describe('login: argv → options', () => {
+  argvCases(vi.mocked(login), {
+    parses: [
+      [['login'], { storeSecret: true }],
+      [
+        ['login', '--client-id', 'ci', '--client-secret-stdin', '--insecure-storage'],
+        { clientId: 'ci', clientSecretStdin: true, insecureStorage: true, storeSecret: true },
+      ],
+      [['login', '--no-store-secret'], { storeSecret: false }],
+    ],
+  })
+
+  it('has no flag that takes the secret', async () => {
+    expect(await refused(vi.mocked(login), ['login', '--client-secret', 's3cret'])).toContain(
+      "unknown option '--client-secret'",
+    )
+  })
+})

@@ -1,0 +1,23 @@
+// chambers get: argv → options (the verb is mocked; its behaviour is in chambers.test.ts).
+import { describe, vi } from 'vitest'
+import { get } from '../../../src/commands/chambers/get.js'
+import { argvCases } from '../../helpers/argv.js'
+
+vi.mock('../../../src/commands/chambers/get.js', () => ({ get: vi.fn() }))
+
+describe('chambers get: argv → options', () => {
+  argvCases(vi.mocked(get), {
+    parses: [
+      [['chambers', 'get', 'ch_0001'], { id: 'ch_0001' }],
+      [['chambers', 'show', 'chm:9b/2e'], { id: 'chm:9b/2e' }],
+      [
+        ['chambers', 'view', 'ch_0001', '--include', 'members,events'],
+        { id: 'ch_0001', include: 'members,events' },
+      ],
+    ],
+    refuses: [
+      [['chambers', 'get'], "missing required argument 'id'"],
+      [['chambers', 'get', 'a', 'b'], 'too many arguments'],
+    ],
+  })
+})

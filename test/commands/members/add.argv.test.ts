@@ -1,0 +1,67 @@
+// members add: argv → options (the verb is mocked; its behaviour is in test/behaviour/write.test.ts
+// and the bulk tests).
+import { describe, vi } from 'vitest'
+import { add } from '../../../src/commands/members/add.js'
+import { argvCases } from '../../helpers/argv.js'
+
+vi.mock('../../../src/commands/members/add.js', () => ({ add: vi.fn() }))
+
+describe('members add: argv → options', () => {
+  argvCases(vi.mocked(add), {
+    parses: [
+      [['members', 'add', 'ch_0001'], { chamberId: 'ch_0001', concurrency: 8 }],
+      [
+        [
+          'members',
+          'add',
+          'ch_0001',
+          '--name',
+          'Ada Lovelace',
+          '--email',
+          'ada@example.com',
+          '--phone',
+          '+44 20 7946 0000',
+          '--membership-type',
+          'standard',
+        ],
+        {
+          chamberId: 'ch_0001',
+          name: 'Ada Lovelace',
+          email: 'ada@example.com',
+          phone: '+44 20 7946 0000',
+          membershipType: 'standard',
+          concurrency: 8,
+        },
+      ],
+      [
+        [
+          'members',
+          'add',
+          'ch_0001',
+          '--from-file',
+          'members.csv',
+          '--concurrency',
+          '16',
+          '--skip-existing',
+          '--resume',
+          '--verbose',
+          '--dry-run',
+        ],
+        {
+          chamberId: 'ch_0001',
+          fromFile: 'members.csv',
+          concurrency: 16,
+          skipExisting: true,
+          resume: true,
+          verbose: true,
+          dryRun: true,
+        },
+      ],
+    ],
+    refuses: [
+      [['members', 'add'], "missing required argument 'chamber-id'"],
+      [['members', 'add', 'ch_0001', '--concurrency', '65'], '--concurrency'],
+      [['members', 'add', 'ch_0001', '--concurrency', '0'], '--concurrency'],
+    ],
+  })
+})

@@ -1,0 +1,39 @@
+// seed: argv → options (the verb is mocked; its behaviour is in seed.test.ts).
+import { describe, vi } from 'vitest'
+import { seed } from '../../../src/commands/seed/run.js'
+import { argvCases } from '../../helpers/argv.js'
+
+vi.mock('../../../src/commands/seed/run.js', () => ({ seed: vi.fn() }))
+
+describe('seed: argv → options', () => {
+  argvCases(vi.mocked(seed), {
+    parses: [
+      [['seed', 'fixture.yaml'], { file: 'fixture.yaml', concurrency: 8 }],
+      [
+        [
+          'seed',
+          '-',
+          '--skip-existing',
+          '--report',
+          'report.json',
+          '--concurrency',
+          '4',
+          '--verbose',
+        ],
+        { file: '-', skipExisting: true, report: 'report.json', concurrency: 4, verbose: true },
+      ],
+      [
+        ['seed', 'fixture.yaml', '--dry-run', '--offline'],
+        { file: 'fixture.yaml', dryRun: true, offline: true, concurrency: 8 },
+      ],
+      [
+        ['seed', 'fixture.yaml', '--resume'],
+        { file: 'fixture.yaml', resume: true, concurrency: 8 },
+      ],
+    ],
+    refuses: [
+      [['seed'], "missing required argument 'file'"],
+      [['seed', 'fixture.yaml', '--concurrency', '100'], '--concurrency'],
+    ],
+  })
+})
