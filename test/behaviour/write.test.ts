@@ -1058,6 +1058,22 @@ describe('interactive prompts on a terminal', () => {
     expect(screenLines(stderr).at(-1)).toBe('error: not created: declined at the confirmation')
     expect(posts(CHAMBER_POSTS)).toEqual([])
   })
+  it.each([
+    ['an hq', 'ch_0003', 'Munich Chamber of Industry and Commerce (ch_0003)'],
+    ['no chamber', 'ch_9999', 'ch_9999 (no such chamber)'],
+  ])('names an --hq-id given with the answers in the summary: %s', async (_, hqId, shown) => {
+    const { session, prompts } = interactive([
+      ...['chambers', 'create', '--type', 'subsidiary', '--hq-id', hqId],
+      ...['--address-field', 'city=Jena'],
+    ])
+    await prompts.answer(/\? Name/, `Flag Hq${KEY.enter}`)
+    const summary = await prompts.next(/\? Create this chamber\?/)
+    expect(lines(summary.before)).toContain(`  hq:      ${shown}`)
+    session.stdin.write(`n${KEY.enter}`)
+    expect((await finishes(session)).code).toBe(1)
+    expect(posts(CHAMBER_POSTS)).toEqual([])
+  })
+
   it('members add with every required flag and --yes asks nothing, not even the phone', async () => {
     const { session, prompts } = interactive([
       ...['members', 'add', 'ch_0001', '--name', 'No Questions', '--email', 'noq@example.com'],
