@@ -1,5 +1,5 @@
 // A bulk run of the built binary that ends early, the same way for every cause (contract §4
-// "Ending early"): SIGTERM, SIGHUP, a stdout its reader closes (`| head -1`), a stdout that
+// "Ending early"): Ctrl-C on a terminal, SIGTERM, SIGHUP, a stdout its reader closes (`| head -1`), a stdout that
 // cannot be written (`> /dev/full`), and a journal that cannot be written (a file size limit:
 // a short write, then EFBIG). Nothing more is sent, the requests in flight finish and are
 // recorded, one summary counts every row, and --resume then creates each row exactly once. The
@@ -17,6 +17,7 @@ import {
   useTempDirs,
 } from '../helpers/cli.js'
 import { startGate } from '../helpers/gate.js'
+import { HAVE_PTY, startPty, terminalEnv } from '../helpers/pty.js'
 import type { Gate } from '../helpers/gate.js'
 import { SandboxReader } from '../helpers/session.js'
 import { runCli, startCli } from '../helpers/run-cli.js'
@@ -218,5 +219,44 @@ describe('a journal that cannot be written', () => {
     const sent = creates().slice(before)
     expect(sent.filter((r) => r.status !== 201)).toEqual([])
     expect(sent).toHaveLength(rows - counts.created!)
+  })
+})
+
+describe.skipIf(!HAVE_PTY)('Ctrl-C on a terminal of 80x30', () => {
+  it('leaves the bar, one summary and how to continue: no line for each row never sent', async () => {
+    const dir = tempDir()
+    const chamber = await emptyChamber('Early Ctrl-C')
+    const file = membersFile(dir, 1_000, 'ctrlc')
+    await withGate(async (gate) => {
+      const session = startPty(
+        ['members', 'add', chamber, '--from-file', file, '--concurrency', '4'],
+        {
+          env: { ...terminalEnv(sandbox(), dir), CHAMBERCTL_BASE_URL: gate.baseUrl('v2') },
+          columns: 80,
+          rows: 30,
+        },
+      )
+      await gate.whenHeld(4)
+      gate.release(4)
+      await gate.whenHeld(4)
+      // Ctrl-C as the terminal sends it: SIGINT to the command.
+      session.write('\u0003')
+      await session.prompts.next(/Interrupted: finishing the requests in flight/)
+      gate.open()
+      const { code, screen } = await session.exited
+      expect(code, screen).toBe(130)
+      const shown = screen
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean)
+      expect(shown.slice(-2)).toEqual([
+        expect.stringMatching(/^8 created, 992 not sent \(interrupted\) in \d+\.\d s$/),
+        'To continue, run the same command with --resume: it sends only the 992 rows not yet created',
+      ])
+      // The bar's last frame, the note, the summary and the way on: no line for a row never sent.
+      expect(shown.filter((line) => /not.sent/.test(line))).toHaveLength(1)
+      expect(shown.length, screen).toBeLessThanOrEqual(5)
+      expect(await membersOf(chamber)).toHaveLength(8)
+    })
   })
 })

@@ -17,7 +17,7 @@ import type { Context } from '../../cmdutil/context.js'
 import { CliError, UsageError } from '../../errors.js'
 import { writeJson, writeList } from '../../io/output.js'
 import { escapeForTerminal } from '../../io/values.js'
-import { reasonText } from '../../io/bulk-output.js'
+import { count, reasonText } from '../../io/bulk-output.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
 import { readFixture } from './fixture.js'
 import type { Fixture, FixtureChamber } from './fixture.js'
@@ -56,7 +56,7 @@ export async function seed(opts: Options, ctx: Context): Promise<void> {
     const members = fixture.chambers.reduce((n, chamber) => n + chamber.members.length, 0)
     if (!ctx.globals.quiet) {
       ctx.io.err.write(
-        `${opts.file === '-' ? 'stdin' : opts.file} is valid: ${fixture.chambers.length} chambers, ${members} members; nothing was sent\n`,
+        `${opts.file === '-' ? 'stdin' : opts.file} is valid: ${count(fixture.chambers.length)} chambers, ${count(members)} members; nothing was sent\n`,
       )
     }
     return
@@ -372,7 +372,7 @@ async function printPlan(fixture: Fixture, existing: Existing | undefined, ctx: 
   if (!ctx.globals.quiet) {
     const creates = steps.filter((s) => s.action === 'create').length
     ctx.io.err.write(
-      `Dry run: ${creates} to create, ${steps.length - creates} to skip; nothing was sent\n`,
+      `Dry run: ${count(creates)} to create, ${count(steps.length - creates)} to skip; nothing was sent\n`,
     )
   }
 }
