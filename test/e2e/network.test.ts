@@ -4,12 +4,13 @@
 // test/helpers/network.ts); each test asserts the exit code, the message, and what the server
 // received.
 import { readFileSync, writeFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import type { ServerResponse } from 'node:http'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { createBrotliCompress, createGzip, deflateSync, gzipSync } from 'node:zlib'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { lines, useTempDirs } from '../helpers/cli.js'
+import { lines, ndjson, useTempDirs } from '../helpers/cli.js'
 import {
   json,
   listBody,
@@ -204,6 +205,44 @@ describe('--timeout bounds connecting and the TLS handshake', () => {
     ])
     expect(server.seen).toHaveLength(1)
     expect(ms).toBeLessThan(10_000)
+  })
+
+  it('a bulk run whose connections never complete: every row failed (not sent), none unknown', async () => {
+    // The chamber check is answered on the first connection (then closed); every later
+    // connection is accepted and its handshake never answered.
+    const server = await open(
+      startServer((_, res) => {
+        res.setHeader('connection', 'close')
+        json(res, JSON.stringify({ id: 'ch_1', name: 'One', type: 'hq' }))
+      }, cert),
+    )
+    let piped = false
+    const gate = await open(
+      startSilent((socket) => {
+        if (piped) return
+        piped = true
+        const upstream = connect(server.port, '127.0.0.1')
+        upstream.on('error', () => socket.destroy())
+        socket.pipe(upstream).pipe(socket)
+      }),
+    )
+    const file = path.join(tempDir(), 'members.csv')
+    writeFileSync(
+      file,
+      'name,email,membership_type\nAda,ada@example.com,standard\nBob,bob@example.com,standard\n',
+    )
+    const { code, stdout, stderr } = await run(
+      ['members', 'add', 'ch_1', '--from-file', file, '-o', 'ndjson', '--timeout', '1'],
+      { ...token(`https://127.0.0.1:${gate.port}/v2`), ...trusted() },
+    )
+    expect(code, stderr).toBe(1)
+    const rows = ndjson<{ status: string; error?: { message?: string } }>(stdout)
+    expect(rows.map((r) => r.status)).toEqual(['failed', 'failed'])
+    expect(gate.connections()).toBe(3)
+    expect(stderr).not.toContain('may have been applied')
+    expect(JSON.stringify(rows)).toContain('was not sent')
+    // The server saw the chamber check and no member.
+    expect(server.seen.map((s) => s.method)).toEqual(['GET'])
   })
 
   it('--timeout 0 is no timeout, and a huge one works (it is capped, not overflowed)', async () => {

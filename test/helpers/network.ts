@@ -18,31 +18,34 @@ export type Fixture = {
   port: number
   // Requests (or CONNECT targets, or connections) that reached it, in order.
   seen: Seen[]
+  // How many connections it accepted.
+  connections(): number
   close(): Promise<void>
 }
 
-// Closes a server and every connection it still has.
-function closer(server: { close(cb: () => void): void }, sockets: Set<Socket>) {
-  return () =>
-    new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy()
-      server.close(() => resolve())
-    })
-}
+type Listener = Server | ReturnType<typeof createNetServer>
 
-function track(server: Server | ReturnType<typeof createNetServer>): Set<Socket> {
+// Listens on 127.0.0.1 (port 0) and counts connections; closing ends every one still open.
+async function serve(server: Listener, seen: Seen[]): Promise<Fixture> {
   const sockets = new Set<Socket>()
+  let connections = 0
   server.on('connection', (socket: Socket) => {
+    connections++
     sockets.add(socket)
     socket.on('error', () => {})
     socket.on('close', () => sockets.delete(socket))
   })
-  return sockets
-}
-
-async function listen(server: Server | ReturnType<typeof createNetServer>): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return (server.address() as AddressInfo).port
+  return {
+    port: (server.address() as AddressInfo).port,
+    seen,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      }),
+  }
 }
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void
@@ -58,9 +61,7 @@ export async function startServer(
     handle(req, res)
   }
   const server = tls ? createHttpsServer(tls, listener) : createHttpServer(listener)
-  const sockets = track(server)
-  const port = await listen(server)
-  return { port, seen, close: closer(server, sockets) }
+  return serve(server, seen)
 }
 
 // Accepts connections and then does `speak` (nothing by default: a TLS client waits for a
@@ -73,9 +74,7 @@ export async function startSilent(speak: (socket: Socket) => void = () => {}): P
     socket.on('data', (chunk) => (entry.url += chunk.toString('latin1')))
     speak(socket)
   })
-  const sockets = track(server)
-  const port = await listen(server)
-  return { port, seen, close: closer(server, sockets) }
+  return serve(server, seen)
 }
 
 // A CONNECT proxy: records each tunnel's target and connects it to `route(target)` (a port on
@@ -97,9 +96,7 @@ export async function startConnectProxy(route: (target: string) => number): Prom
     })
     upstream.on('error', () => client.destroy())
   })
-  const sockets = track(server)
-  const port = await listen(server)
-  return { port, seen, close: closer(server, sockets) }
+  return serve(server, seen)
 }
 
 // A forward proxy for plain HTTP: records the absolute URL each request names and sends it on to
@@ -125,9 +122,7 @@ export async function startForwardProxy(route: (url: URL) => number): Promise<Fi
     upstream.on('error', () => res.destroy())
     req.pipe(upstream)
   })
-  const sockets = track(server)
-  const port = await listen(server)
-  return { port, seen, close: closer(server, sockets) }
+  return serve(server, seen)
 }
 
 export type Certificate = { key: string; cert: string; certFile: string; remove(): void }
