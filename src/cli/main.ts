@@ -28,7 +28,12 @@ export function createContext(
           import('../config/profiles.js'),
           import('../config/dir.js'),
         ])
-        return ProfileStore.open(configDir(io.env))
+        return ProfileStore.open(configDir(io.env), {
+          // Read when it happens, after the global options are parsed.
+          notice: (message) => {
+            if (!ctx.globals.quiet) io.err.write(`warning: ${message}\n`)
+          },
+        })
       })()),
     api: (options) =>
       (api ??= (async () => {

@@ -12,7 +12,6 @@ import type { Client, ClientOptions } from '../api/client.js'
 import { ApiError } from '../api/errors.js'
 import { plainHttpHost } from '../api/plain-http.js'
 import { configDir, ensureConfigDir } from '../config/dir.js'
-import { tokenFor, withToken } from '../config/tokens.js'
 import type { Profile } from '../config/profiles.js'
 import type { ApiOptions, Context } from './context.js'
 import { UsageError } from '../errors.js'
@@ -161,6 +160,7 @@ export async function resolveConnection(ctx: Context): Promise<Connection> {
   // Without a store no profile is read, and `name` names none.
   const name = store?.select(ctx.globals.profile) ?? ''
   const profile: Profile | undefined = store?.get(name)
+  const tokens = store?.tokens(name)
 
   const baseUrl =
     ctx.globals.baseUrl ?? (profile?.base_url && checkBaseUrl(profile.base_url, `profile ${name}`))
@@ -176,14 +176,14 @@ export async function resolveConnection(ctx: Context): Promise<Connection> {
   let cached: CachedToken | undefined
   if (envToken) cached = { token: envToken }
   else if (profileClient) {
-    const stored = tokenFor(profile, baseUrl)
+    const stored = tokens?.get(baseUrl)
     // No expiry stored: the server did not give one, so the token serves until it is refused.
     if (stored) cached = { token: stored.access_token, expiresAt: stored.expires_at }
   }
   const elsewhere =
     profile?.base_url !== undefined &&
     !sameOrigin &&
-    (profile.client_secret || profile.keyring_account || profile.tokens)
+    (profile.client_secret || profile.keyring_account || tokens?.any())
   return {
     baseUrl,
     clientId,
@@ -193,12 +193,9 @@ export async function resolveConnection(ctx: Context): Promise<Connection> {
       ? `profile ${name} is logged in to ${originOf(profile.base_url!)}, and its credentials are never sent to another origin (${originOf(baseUrl)}): run \`chamberctl login --base-url ${baseUrl}\` (with another --profile to keep this one), or set CHAMBERCTL_TOKEN, or CHAMBERCTL_CLIENT_ID and CHAMBERCTL_CLIENT_SECRET`
       : undefined,
     save:
-      store && profileClient && !envToken
-        ? async ({ token, expiresAt }) => {
-            await store.update(name, (current) =>
-              withToken(current, baseUrl, { access_token: token, expires_at: expiresAt }),
-            )
-          }
+      tokens && profileClient && !envToken
+        ? ({ token, expiresAt }) =>
+            tokens.save(baseUrl, { access_token: token, expires_at: expiresAt })
         : undefined,
   }
 }

@@ -1,14 +1,15 @@
-// Named profiles (base URL, client credentials, cached token) in <config dir>/config.json, laid
-// out as { "profiles": { "<name>": Profile }, "active_profile": "<name>" }. The active profile is
-// the one `auth switch` chose; `--profile` and CHAMBERCTL_PROFILE override it for one command.
+// Named profiles (base URL, client credentials) in <config dir>/config.json, laid out as
+// { "profiles": { "<name>": Profile }, "active_profile": "<name>" }. The active profile is the one
+// `auth switch` chose; `--profile` and CHAMBERCTL_PROFILE override it for one command. Each
+// profile's cached tokens are in a file of their own (tokens.ts), so that refreshing a token
+// never rewrites this file.
 //
-// Concurrency: conf writes through `atomically` (node_modules/conf/dist/source/index.js `_write`
-// → atomically's writeFileSync: temp file, fsync, chmod, rename), so a reader always sees either
-// the old or the new file, never a torn one. The only exception is conf's fallback to a plain
-// writeFileSync when running inside a Snap package. conf itself does not support several writers
-// ("It does not support multiple processes writing to the same store"), so every mutation here
-// re-reads the file under a short cross-process lock and writes the whole `profiles` object back:
-// two processes updating different profiles both keep their change.
+// Concurrency: conf writes atomically (conf-file.ts), so a reader always sees either the old or
+// the new file, never a torn one. The only exception is conf's fallback to a plain writeFileSync
+// when running inside a Snap package. conf itself does not support several writers ("It does not
+// support multiple processes writing to the same store"), so every mutation here (login, logout,
+// auth switch) re-reads the file under a short cross-process lock and writes the whole `profiles`
+// object back: two processes updating different profiles both keep their change.
 //
 // Reading is a plain read of the file: every command that talks to the API reads its profile, and
 // loading conf (with its ajv validator) for that would cost each run more than the request does.
@@ -17,15 +18,11 @@ import { chmodSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { CliError, UsageError } from '../errors.js'
 import { describeFsError, ensureConfigDir } from './dir.js'
-import type Conf from 'conf'
+import { loadConf, writeKeys } from './conf-file.js'
+import type { ConfClass } from './conf-file.js'
 import { withLock } from './lock.js'
 import type { LockOptions } from './lock.js'
-
-// A token obtained with the profile's credentials, cached for one base URL.
-export type ProfileToken = {
-  access_token: string
-  expires_at?: number // epoch ms
-}
+import { TokenCache } from './tokens.js'
 
 export type Profile = {
   base_url?: string
@@ -34,9 +31,6 @@ export type Profile = {
   // which the OS keyring holds it.
   client_secret?: string
   keyring_account?: string
-  // By base URL (see tokenKey): the credentials serve every base URL on the login's origin,
-  // and each version of the API has its own /auth/token.
-  tokens?: Record<string, ProfileToken>
 }
 
 export type ProfilePatch = Partial<Profile> | ((current: Profile | undefined) => Profile)
@@ -44,6 +38,8 @@ export type ProfilePatch = Partial<Profile> | ((current: Profile | undefined) =>
 export type ProfileStoreOptions = {
   lock?: LockOptions
   platform?: NodeJS.Platform
+  // Told, in one line, of a token cache that could not be read and was discarded.
+  notice?: (message: string) => void
 }
 
 const PROFILE_NAME = /^[A-Za-z0-9_.-]{1,64}$/
@@ -72,6 +68,7 @@ export class ProfileStore {
     private readonly dir: string,
     readonly path: string,
     private readonly lockOptions: LockOptions,
+    private readonly notice?: (message: string) => void,
   ) {
     this.lockPath = `${path}.lock`
   }
@@ -81,7 +78,7 @@ export class ProfileStore {
     ensureConfigDir(dir, platform)
     const file = path.join(dir, 'config.json')
     if (platform !== 'win32') tightenFileMode(file)
-    const store = new ProfileStore(dir, file, options.lock ?? {})
+    const store = new ProfileStore(dir, file, options.lock ?? {}, options.notice)
     // Report a malformed file when the store is opened rather than halfway through a command.
     store.list()
     return store
@@ -95,6 +92,13 @@ export class ProfileStore {
 
   list(): Record<string, Profile> {
     return this.read()
+  }
+
+  // The tokens cached for a profile: by base URL (see tokenKey), since its credentials serve
+  // every base URL on the login's origin and each version of the API has its own /auth/token.
+  tokens(name: string): TokenCache {
+    assertProfileName(name)
+    return new TokenCache(path.join(this.dir, 'tokens'), name, this.notice)
   }
 
   // The profile a command uses: the one named for it (--profile, CHAMBERCTL_PROFILE), else the one
@@ -122,7 +126,7 @@ export class ProfileStore {
     assertProfileName(name)
     if (!Object.hasOwn(this.read(), name)) throw unknownProfile(name, Object.keys(this.read()))
     const Conf = await loadConf()
-    await withLock(this.lockPath, () => this.write(ACTIVE_KEY, name, Conf), this.lockOptions)
+    await withLock(this.lockPath, () => this.write({ [ACTIVE_KEY]: name }, Conf), this.lockOptions)
   }
 
   async save(name: string, profile: Profile): Promise<void> {
@@ -151,18 +155,22 @@ export class ProfileStore {
   // Resolves to false when there was no such profile.
   async remove(name: string): Promise<boolean> {
     assertProfileName(name)
-    return this.mutate((profiles) => {
+    const removed = await this.mutate((profiles) => {
       if (!Object.hasOwn(profiles, name)) return false
       delete profiles[name]
       return true
     })
+    this.tokens(name).clear()
+    return removed
   }
 
   // Keeps only where and as whom to log in again (and `also`): anything else, including fields a
-  // newer chamberctl may have added, could be a credential.
+  // newer chamberctl may have added (or the tokens an older one kept here), could be a
+  // credential. The profile's token cache goes too. Resolves to whether there was anything to
+  // forget.
   async forgetSecrets(name: string, also: (keyof Profile)[] = []): Promise<boolean> {
     assertProfileName(name)
-    return this.mutate((profiles) => {
+    const forgot = await this.mutate((profiles) => {
       const current = Object.hasOwn(profiles, name) ? profiles[name] : undefined
       if (current === undefined) return false
       const kept: Profile = {}
@@ -170,8 +178,9 @@ export class ProfileStore {
         if (current[key] !== undefined) Object.assign(kept, { [key]: current[key] })
       }
       profiles[name] = kept
-      return true
+      return Object.keys(current).length > Object.keys(kept).length
     })
+    return this.tokens(name).clear() || forgot
   }
 
   private read(): Record<string, Profile> {
@@ -187,42 +196,19 @@ export class ProfileStore {
       () => {
         const profiles = this.read()
         if (!change(profiles)) return false
-        this.write('profiles', profiles, Conf)
+        this.write({ profiles }, Conf)
         return true
       },
       this.lockOptions,
     )
   }
 
-  // Sets one top-level key, leaving the others (a newer chamberctl's included) as they are.
-  private write(key: string, value: unknown, ConfStore: ConfClass): void {
-    try {
-      new ConfStore({
-        projectName: 'chamberctl',
-        projectSuffix: '',
-        cwd: this.dir,
-        configName: 'config',
-        fileExtension: 'json',
-        configFileMode: 0o600,
-        // conf would otherwise be free to reset a file it cannot parse; losing every saved
-        // profile silently is worse than asking the user to fix one typo.
-        clearInvalidConfig: false,
-        // Profile names may contain dots; they must never be read as nested key paths.
-        accessPropertiesByDotNotation: false,
-        // No `schema`: compiling it with ajv would cost time; parseProfiles checks instead.
-        deserialize: (text) => parseTopLevel(text, this.path),
-      }).set(key, value)
-    } catch (error) {
-      if (error instanceof CliError) throw error
-      throw new CliError(`cannot write config file ${this.path}: ${describeFsError(error)}`)
-    }
+  // Losing every saved profile to a file conf could not parse is worse than asking the user to
+  // fix one typo: a file that does not parse is reported, never replaced.
+  private write(values: Record<string, unknown>, ConfStore: ConfClass): void {
+    const file = { dir: this.dir, name: 'config', path: this.path }
+    writeKeys(ConfStore, file, values, (text) => parseTopLevel(text, this.path))
   }
-}
-
-type ConfClass = typeof Conf
-
-async function loadConf(): Promise<ConfClass> {
-  return (await import('conf')).default
 }
 
 function unknownProfile(name: string, names: string[]): UsageError {
@@ -295,22 +281,6 @@ function parseProfiles(value: unknown, file: string): Record<string, Profile> {
     for (const key of STRING_FIELDS) {
       if (entry[key] !== undefined && typeof entry[key] !== 'string') {
         throw invalid(file, `${where}.${key} is not a string`)
-      }
-    }
-    if (entry.tokens !== undefined) {
-      if (!isObject(entry.tokens)) throw invalid(file, `${where}.tokens is not an object`)
-      for (const [url, token] of Object.entries(entry.tokens)) {
-        const at = `${where}.tokens[${JSON.stringify(url)}]`
-        if (!isObject(token) || typeof token.access_token !== 'string') {
-          throw invalid(file, `${at} has no access_token string`)
-        }
-        const expiresAt = token.expires_at
-        if (
-          expiresAt !== undefined &&
-          !(typeof expiresAt === 'number' && Number.isFinite(expiresAt))
-        ) {
-          throw invalid(file, `${at}.expires_at is not a number`)
-        }
       }
     }
     // Unknown keys are kept so that an older chamberctl does not erase a newer one's data.

@@ -1,5 +1,6 @@
-// Several chamberctl processes may refresh tokens in the same config file at once: the file must
-// always parse, and with the store's lock no update may be lost.
+// Several chamberctl processes may write the config directory at once: config.json must always
+// parse, and with the store's lock no update of a profile may be lost; token refreshes write each
+// profile's own cache file, without a lock, and never config.json.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -183,6 +184,34 @@ describe('concurrent child processes', () => {
       expect(profiles[`p${child}`]).toEqual({ access_token: `token-${ROUNDS - 1}` })
     }
     expect(existsSync(`${file}.lock`)).toBe(false)
+  })
+
+  it('refreshing tokens of different profiles keep each one, and never write config.json', async () => {
+    const dir = tempDir()
+    const store = ProfileStore.open(dir)
+    for (let child = 0; child < CHILDREN; child++) {
+      await store.save(`p${child}`, { base_url: 'https://api.example.com/v2', client_id: 'c' })
+    }
+    const config = readFileSync(store.path, 'utf8')
+    const scripts = Array.from(
+      { length: CHILDREN },
+      (_, child) => `
+        import { ProfileStore } from ${JSON.stringify(pathToFileURL(storeModule).href)}
+        const tokens = ProfileStore.open(${JSON.stringify(dir)}).tokens('p${child}')
+        for (let i = 0; i < ${ROUNDS}; i++) {
+          await tokens.save('https://api.example.com/v2', { access_token: 'token-' + i, expires_at: i })
+        }
+      `,
+    )
+    await Promise.all(scripts.map(runNode))
+    for (let child = 0; child < CHILDREN; child++) {
+      expect(store.tokens(`p${child}`).get('https://api.example.com/v2')).toEqual({
+        access_token: `token-${ROUNDS - 1}`,
+        expires_at: ROUNDS - 1,
+      })
+    }
+    expect(readFileSync(store.path, 'utf8')).toBe(config)
+    expect(existsSync(`${store.path}.lock`)).toBe(false)
   })
 })
 

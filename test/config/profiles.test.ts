@@ -20,7 +20,6 @@ const PROD = {
   base_url: 'https://api.example.com/v2',
   client_id: 'ci-bot',
   client_secret: 's3cret',
-  tokens: { 'https://api.example.com/v2': { access_token: 'tok', expires_at: 1_900_000_000_000 } },
 }
 
 describe('ProfileStore basics', () => {
@@ -92,7 +91,7 @@ describe('ProfileStore basics', () => {
     const err = vi.spyOn(process.stderr, 'write')
     const { store } = openStore()
     await store.save('a', PROD)
-    await store.update('a', { tokens: undefined })
+    await store.update('a', { client_id: undefined })
     await store.forgetSecrets('a')
     await store.remove('a')
     expect(out).not.toHaveBeenCalled()
@@ -116,9 +115,8 @@ describe('ProfileStore.update', () => {
   it('merges a patch and removes keys set to undefined', async () => {
     const { store } = openStore()
     await store.save('prod', PROD)
-    const tokens = { [PROD.base_url]: { access_token: 'fresh', expires_at: 5 } }
-    const written = await store.update('prod', { tokens, client_secret: undefined })
-    const expected = { base_url: PROD.base_url, client_id: 'ci-bot', tokens }
+    const written = await store.update('prod', { client_id: 'other', client_secret: undefined })
+    const expected = { base_url: PROD.base_url, client_id: 'other' }
     expect(written).toEqual(expected)
     expect(store.get('prod')).toEqual(expected)
     expect(readFileSync(store.path, 'utf8')).not.toContain('client_secret')
@@ -140,8 +138,8 @@ describe('ProfileStore.update', () => {
   it('drops undefined values returned by a function', async () => {
     const { store } = openStore()
     await store.save('prod', PROD)
-    await store.update('prod', (p) => ({ ...p, tokens: undefined }))
-    expect(store.get('prod')).not.toHaveProperty('tokens')
+    await store.update('prod', (p) => ({ ...p, client_secret: undefined }))
+    expect(store.get('prod')).not.toHaveProperty('client_secret')
   })
 
   it('re-reads the file so that another writer’s profile is kept', async () => {
@@ -177,15 +175,28 @@ describe('ProfileStore.remove and forgetSecrets', () => {
     expect(store.list()).toEqual({ b: PROD })
   })
 
-  it('forgets secret, token and expiry but keeps base URL and client id', async () => {
+  it('forgets secret and token cache (an older version’s tokens in config.json too) but keeps base URL and client id', async () => {
     const { store } = openStore()
-    await store.save('prod', { ...PROD, region: 'eu' } as typeof PROD)
+    const legacy = { tokens: { [PROD.base_url]: { access_token: 'old-tok' } }, region: 'eu' }
+    await store.save('prod', { ...PROD, ...legacy } as typeof PROD)
+    await store.tokens('prod').save(PROD.base_url, { access_token: 'tok', expires_at: 5 })
     expect(await store.forgetSecrets('prod')).toBe(true)
     expect(store.get('prod')).toEqual({ base_url: PROD.base_url, client_id: 'ci-bot' })
     const text = readFileSync(store.path, 'utf8')
-    for (const secret of ['s3cret', '"tok"', 'tokens', 'region']) {
+    for (const secret of ['s3cret', 'tok', 'tokens', 'region']) {
       expect(text).not.toContain(secret)
     }
+    expect(existsSync(store.tokens('prod').path)).toBe(false)
+    // Nothing left to forget.
+    expect(await store.forgetSecrets('prod')).toBe(false)
+  })
+
+  it('remove takes the token cache with the profile', async () => {
+    const { store } = openStore()
+    await store.save('a', PROD)
+    await store.tokens('a').save(PROD.base_url, { access_token: 'tok' })
+    expect(await store.remove('a')).toBe(true)
+    expect(existsSync(store.tokens('a').path)).toBe(false)
   })
 
   it('forgetSecrets on a missing profile changes nothing', async () => {
@@ -255,17 +266,22 @@ describe('invalid config files', () => {
     ['{"profiles": []}', '"profiles" is not an object'],
     ['{"profiles": {"a": "x"}}', 'profiles.a is not an object'],
     ['{"profiles": {"a": {"base_url": 1}}}', 'profiles.a.base_url is not a string'],
-    ['{"profiles": {"a": {"tokens": []}}}', 'profiles.a.tokens is not an object'],
-    ['{"profiles": {"a": {"tokens": {"u": {}}}}}', 'profiles.a.tokens["u"] has no access_token'],
-    [
-      '{"profiles": {"a": {"tokens": {"u": {"access_token": "t", "expires_at": "soon"}}}}}',
-      'profiles.a.tokens["u"].expires_at is not a number',
-    ],
   ])('rejects %s', (contents, problem) => {
     const { dir, file } = withFile(contents)
     expect(() => ProfileStore.open(dir)).toThrow(CliError)
     expect(() => ProfileStore.open(dir)).toThrow(`config file ${file} is invalid: ${problem}`)
   })
+
+  // An older chamberctl cached tokens in the profile; whatever their shape, they block nothing.
+  it.each(['[]', '{"u": {}}', '{"u": {"access_token": "t", "expires_at": "soon"}}'])(
+    'ignores the tokens an older version kept in config.json: %s',
+    (tokens) => {
+      const { dir } = withFile(`{"profiles": {"a": {"client_id": "x", "tokens": ${tokens}}}}`)
+      const store = ProfileStore.open(dir)
+      expect(store.get('a')).toMatchObject({ client_id: 'x' })
+      expect(store.tokens('a').get('u')).toBeUndefined()
+    },
+  )
 
   it('reads an empty file as no profiles', async () => {
     const { dir } = withFile('')

@@ -115,14 +115,27 @@ describe('login, auth status, logout', () => {
     const stored = JSON.parse(readFileSync(file, 'utf8')) as {
       profiles: { default: Record<string, unknown> }
     }
-    expect(stored.profiles.default).toMatchObject({
+    expect(stored.profiles.default).toEqual({
       base_url: sandbox().v2,
       client_id: clientId,
       client_secret: clientSecret,
+    })
+    // The token is cached in a file of the profile's own, so that a refresh never rewrites
+    // config.json.
+    const tokens = path.join(configDir, 'tokens', 'default.json')
+    expect(JSON.parse(readFileSync(tokens, 'utf8'))).toEqual({
+      profile: 'default',
       tokens: {
-        [sandbox().v2]: { access_token: expect.stringMatching(/^sbx_v2_/) as string },
+        [sandbox().v2]: {
+          access_token: expect.stringMatching(/^sbx_v2_/) as string,
+          expires_at: expect.any(Number) as number,
+        },
       },
     })
+    if (POSIX) {
+      expect(modeOf(path.dirname(tokens))).toBe(0o700)
+      expect(modeOf(tokens)).toBe(0o600)
+    }
 
     const status = await runCli(['auth', 'status'], { configDir })
     expect(status.code, status.stderr).toBe(0)
@@ -144,6 +157,7 @@ describe('login, auth status, logout', () => {
     expect(logout.code).toBe(0)
     const after = JSON.parse(readFileSync(file, 'utf8')) as { profiles: Record<string, unknown> }
     expect(after.profiles.default).toEqual({ base_url: sandbox().v2, client_id: clientId })
+    expect(existsSync(tokens)).toBe(false)
     if (POSIX) expect(modeOf(file)).toBe(0o600)
 
     const denied = await runCli(['auth', 'status'], { configDir })

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import {
+  existsSync,
   closeSync,
   mkdtempSync,
   openSync,
@@ -21,8 +22,9 @@ import { PassThrough } from 'node:stream'
 import type { Readable } from 'node:stream'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { main } from '../../src/cli/main.js'
-import type { Profile, ProfileToken } from '../../src/config/profiles.js'
-import { tokenFor, withToken } from '../../src/config/tokens.js'
+import type { Profile } from '../../src/config/profiles.js'
+import { tokenKey } from '../../src/config/tokens.js'
+import type { ProfileToken } from '../../src/config/tokens.js'
 import { startSandbox } from '../../src/sandbox/server.js'
 import type { RequestLogEntry, Sandbox, SandboxOptions } from '../../src/sandbox/server.js'
 import { startProxy } from './proxy.js'
@@ -290,10 +292,27 @@ export function readProfiles(dir: string): Record<string, Profile> {
   return (JSON.parse(text) as { profiles?: Record<string, Profile> }).profiles ?? {}
 }
 
-export function readProfile(dir: string, name = 'default'): Profile {
+// A profile as config.json holds it, and a snapshot of its token cache (tokens/<name>.json) as
+// `tokens`, by base URL, when it has one.
+export type StoredProfile = Profile & { tokens?: Record<string, ProfileToken> }
+
+export function readProfile(dir: string, name = 'default'): StoredProfile {
   const profile = readProfiles(dir)[name]
   if (!profile) throw new Error(`no profile ${name} in ${configFile(dir)}`)
-  return profile
+  const tokens = readTokenFile(dir, name)?.tokens
+  return tokens === undefined ? profile : { ...profile, tokens }
+}
+
+export function tokenFile(dir: string, name = 'default'): string {
+  return path.join(dir, 'tokens', `${name}.json`)
+}
+
+function readTokenFile(
+  dir: string,
+  name: string,
+): { profile: string; tokens: Record<string, ProfileToken> } | undefined {
+  const file = tokenFile(dir, name)
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined
 }
 
 // Edits a profile behind chamberctl's back, as a user (or time) would.
@@ -304,9 +323,12 @@ export function patchProfile(dir: string, patch: Partial<Profile>, name = 'defau
   writeFileSync(file, JSON.stringify(config))
 }
 
-// The token a profile has cached for a base URL (its own, unless another is named).
-export function tokenOf(profile: Profile, baseUrl = profile.base_url!): ProfileToken | undefined {
-  return tokenFor(profile, baseUrl)
+// The token a profile had cached for a base URL (its own, unless another is named).
+export function tokenOf(
+  profile: StoredProfile,
+  baseUrl = profile.base_url!,
+): ProfileToken | undefined {
+  return profile.tokens?.[tokenKey(baseUrl)]
 }
 
 // Edits the token a profile has cached for its own base URL (or another one).
@@ -317,9 +339,13 @@ export function patchToken(
   baseUrl?: string,
 ): void {
   const profile = readProfile(dir, name)
-  const url = baseUrl ?? profile.base_url!
-  const token = { access_token: '', ...tokenFor(profile, url), ...patch }
-  patchProfile(dir, withToken(profile, url, token), name)
+  const key = tokenKey(baseUrl ?? profile.base_url!)
+  const token = { access_token: '', ...tokenOf(profile, key), ...patch }
+  const file = tokenFile(dir, name)
+  writeFileSync(
+    file,
+    JSON.stringify({ profile: name, tokens: { ...profile.tokens, [key]: token } }),
+  )
 }
 
 export function modeOf(file: string): number {

@@ -11,7 +11,6 @@ import { escapeForTerminal } from '../../io/values.js'
 import { baseUrlProblem } from '../../api/base-url.js'
 import { plainHttpHost } from '../../api/plain-http.js'
 import { describeExpiry } from './expiry.js'
-import { withToken } from '../../config/tokens.js'
 
 export type Options = {
   clientId?: string
@@ -75,20 +74,16 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
         insecure: opts.insecureStorage === true,
       })
     : await dropKeyringSecret(previous?.keyring_account)
+  await store.save(name, {
+    base_url: baseUrl,
+    client_id: clientId,
+    client_secret: kept.where === 'file' ? secret : undefined,
+    keyring_account: kept.where === 'keyring' ? kept.account : undefined,
+  })
   // A new login starts the token cache afresh: tokens of the former client are no use.
-  await store.save(
-    name,
-    withToken(
-      {
-        base_url: baseUrl,
-        client_id: clientId,
-        client_secret: kept.where === 'file' ? secret : undefined,
-        keyring_account: kept.where === 'keyring' ? kept.account : undefined,
-      },
-      baseUrl!,
-      { access_token: token.access_token, expires_at: expiresAt },
-    ),
-  )
+  await store
+    .tokens(name)
+    .save(baseUrl!, { access_token: token.access_token, expires_at: expiresAt }, { only: true })
   // A secret left in the file for want of a keyring is said in one line that names the choice
   // that silences it (-q silences it too); why there is no keyring is the system's business,
   // shown only under --debug.

@@ -7,10 +7,10 @@ import type { CredentialSource } from '../../cmdutil/connect.js'
 import type { Context } from '../../cmdutil/context.js'
 import { ExitCode, CliError, describeError } from '../../errors.js'
 import type { Profile } from '../../config/profiles.js'
+import type { ProfileToken } from '../../config/tokens.js'
 import { put, writeList } from '../../io/output.js'
 import { escapeForTerminal } from '../../io/values.js'
 import { describeExpiry, instant } from './expiry.js'
-import { tokenFor } from '../../config/tokens.js'
 
 // One per profile, in every machine format (contract §3).
 export type ProfileStatus = {
@@ -44,7 +44,12 @@ export async function status(ctx: Context): Promise<void> {
   const checked = await check(ctx)
   const now = Date.now()
   const records = Object.entries(store.list()).map(([name, profile]) =>
-    statusOf(name, profile, source.kind === 'profile' && name === selected, now),
+    statusOf(name, profile, {
+      active: source.kind === 'profile' && name === selected,
+      // The token of the profile's own base URL; those of its other versions are cached alike.
+      token: profile.base_url ? store.tokens(name).get(profile.base_url) : undefined,
+      now,
+    }),
   )
   if (globals.format === 'table' && globals.fields === undefined) {
     await put(io.out, renderBlocks(records, source, globals.baseUrl, now))
@@ -100,9 +105,11 @@ function describeSource(source: CredentialSource, profile: string): string {
   }
 }
 
-function statusOf(name: string, profile: Profile, active: boolean, now: number): ProfileStatus {
-  // The token of the profile's own base URL; those of its other versions are cached alike.
-  const token = profile.base_url ? tokenFor(profile, profile.base_url) : undefined
+function statusOf(
+  name: string,
+  profile: Profile,
+  { active, token, now }: { active: boolean; token: ProfileToken | undefined; now: number },
+): ProfileStatus {
   const expires = token?.expires_at
   return {
     profile: name,

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ProfileToken } from '../../../src/config/profiles.js'
+import type { ProfileToken } from '../../../src/config/tokens.js'
 import { demoDataset } from '../../../src/sandbox/demo-data.js'
 import {
   BIG_CHAMBER,

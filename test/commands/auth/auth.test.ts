@@ -1,6 +1,6 @@
 // login, logout, auth status and auth token against a real sandbox; interactive login through
 // prompts on a (pretend) TTY; where a profile lives on disk and with which modes.
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
@@ -13,6 +13,7 @@ import {
   readProfile,
   readProfiles,
   startMain,
+  tokenFile,
   tokenOf,
   until,
   useCommands,
@@ -64,11 +65,14 @@ describe('login', () => {
         },
       },
     })
+    // The token is in the profile's own cache file, not in config.json.
+    expect(readProfiles(dir).default).not.toHaveProperty('tokens')
     expect(tokenOf(profile)!.expires_at! - Date.now()).toBeGreaterThan(3_500_000)
     expect(await tokenWorks(sandbox(), tokenOf(profile)!.access_token)).toBe(200)
     if (POSIX) {
       expect(modeOf(dir)).toBe(0o700)
       expect(modeOf(configFile(dir))).toBe(0o600)
+      expect(modeOf(tokenFile(dir))).toBe(0o600)
     }
   })
 
@@ -507,6 +511,35 @@ describe('auth token', () => {
     expect(tokenOf(readProfile(configDir()))!.expires_at).toBeGreaterThan(Date.now())
   })
 
+  it.each([
+    ['{"profile": "default", "tokens": {', 'not valid JSON'],
+    ['{"tokens": {"x": {"access_token": 1}}}', 'the token of x has no access_token string'],
+  ])(
+    'discards a token cache that cannot be read (%s) in one line, then caches a new token',
+    async (text, reason) => {
+      await login(sandbox())
+      const file = tokenFile(configDir())
+      writeFileSync(file, text)
+      const { code, stdout, stderr } = await runBare(['auth', 'token'])
+      expect(code, stderr).toBe(0)
+      expect(await tokenWorks(sandbox(), stdout.trim())).toBe(200)
+      expect(lines(stderr)).toEqual([
+        `warning: the token cache of profile default could not be read (${reason}) and was discarded: ${file}`,
+      ])
+      expect(tokenOf(readProfile(configDir()))!.access_token).toBe(stdout.trim())
+      // Once: the new cache reads.
+      expect((await runBare(['auth', 'token'])).stderr).toBe('')
+    },
+  )
+
+  it('discards an unreadable token cache without a word under -q', async () => {
+    await login(sandbox())
+    writeFileSync(tokenFile(configDir()), '[]')
+    const { code, stderr } = await runBare(['chambers', 'list', '-q'])
+    expect(code, stderr).toBe(0)
+    expect(stderr).toBe('')
+  })
+
   it('exits 4 without credentials', async () => {
     const { code, stdout } = await runBare(['auth', 'token'])
     expect(code).toBe(4)
@@ -521,6 +554,7 @@ describe('logout', () => {
     expect(code).toBe(0)
     expect(stderr).toMatch(/token and secret removed/)
     expect(readProfile(configDir())).toEqual({ base_url: sandbox().v2, client_id: clientId() })
+    expect(existsSync(tokenFile(configDir()))).toBe(false)
     if (POSIX) expect(modeOf(configFile(configDir()))).toBe(0o600)
     expect((await runBare(['chambers', 'list'])).code).toBe(4)
     expect((await runBare(['auth', 'status'])).code).toBe(4)

@@ -1,0 +1,105 @@
+// One token-cache file per profile: tokens/<name>.json beside config.json, written through conf
+// (0600 in a 0700 directory), never touching config.json; and a cache that cannot be read is
+// discarded with one notice instead of blocking the command.
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ProfileStore } from '../../src/config/profiles.js'
+import { POSIX, modeOf, useTempDirs } from './helpers.js'
+
+const tempDir = useTempDirs()
+const V1 = 'https://api.example.com/v1'
+const V2 = 'https://api.example.com/v2'
+
+function openStore(): { dir: string; store: ProfileStore; notices: string[] } {
+  const dir = path.join(tempDir(), 'chamberctl')
+  const notices: string[] = []
+  return { dir, store: ProfileStore.open(dir, { notice: (line) => notices.push(line) }), notices }
+}
+
+describe('the token cache of a profile', () => {
+  it('is a file of its own, 0600 in a 0700 directory, keyed by base URL', async () => {
+    const { dir, store } = openStore()
+    await store.save('work', { base_url: V2, client_id: 'c', client_secret: 's' })
+    const config = readFileSync(store.path, 'utf8')
+    const configWritten = statSync(store.path).mtimeMs
+
+    await store.tokens('work').save(V2, { access_token: 'v2-token', expires_at: 1_000 })
+    await store.tokens('work').save(`${V1}/`, { access_token: 'v1-token' })
+    await store.tokens('home').save(V2, { access_token: 'home-token' })
+
+    const file = path.join(dir, 'tokens', 'work.json')
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      profile: 'work',
+      tokens: {
+        [V2]: { access_token: 'v2-token', expires_at: 1_000 },
+        [V1]: { access_token: 'v1-token' },
+      },
+    })
+    expect(store.tokens('work').get(`${V2}//`)).toEqual({
+      access_token: 'v2-token',
+      expires_at: 1_000,
+    })
+    expect(store.tokens('home').get(V2)).toEqual({ access_token: 'home-token' })
+    // Caching a token rewrote neither the profiles nor the secrets.
+    expect(readFileSync(store.path, 'utf8')).toBe(config)
+    expect(statSync(store.path).mtimeMs).toBe(configWritten)
+    if (POSIX) {
+      expect(modeOf(file)).toBe(0o600)
+      expect(modeOf(path.join(dir, 'tokens'))).toBe(0o700)
+    }
+  })
+
+  it('starts afresh on a new login (only), and is cleared at logout', async () => {
+    const { store } = openStore()
+    const cache = store.tokens('work')
+    await cache.save(V1, { access_token: 'old' })
+    await cache.save(V2, { access_token: 'new' }, { only: true })
+    expect(cache.get(V1)).toBeUndefined()
+    expect(cache.get(V2)).toEqual({ access_token: 'new' })
+    expect(cache.clear()).toBe(true)
+    expect(existsSync(cache.path)).toBe(false)
+    expect(cache.clear()).toBe(false)
+  })
+
+  it('does not use the file of a profile whose name differs only in case', async () => {
+    const { store, notices } = openStore()
+    const cache = store.tokens('work')
+    mkdirSync(path.dirname(cache.path), { recursive: true })
+    writeFileSync(
+      cache.path,
+      JSON.stringify({ profile: 'Work', tokens: { [V2]: { access_token: 't' } } }),
+    )
+    expect(cache.get(V2)).toBeUndefined()
+    expect(existsSync(cache.path)).toBe(true)
+    expect(notices).toEqual([])
+  })
+})
+
+describe('a token cache that cannot be read', () => {
+  it.each([
+    ['{"tokens": {', 'not valid JSON'],
+    ['[]', 'not a JSON object'],
+    ['{"tokens": []}', '"tokens" is not an object'],
+    [`{"tokens": {"${V2}": {"token": "t"}}}`, `the token of ${V2} has no access_token string`],
+    [
+      `{"tokens": {"${V2}": {"access_token": "t", "expires_at": "soon"}}}`,
+      `the expiry of ${V2}'s token is not a number`,
+    ],
+  ])('%s is discarded with one notice, and the next token is cached', async (text, reason) => {
+    const { store, notices } = openStore()
+    const cache = store.tokens('work')
+    mkdirSync(path.dirname(cache.path), { recursive: true })
+    writeFileSync(cache.path, text)
+
+    expect(cache.get(V2)).toBeUndefined()
+    expect(cache.get(V2)).toBeUndefined()
+    expect(notices).toEqual([
+      `the token cache of profile work could not be read (${reason}) and was discarded: ${cache.path}`,
+    ])
+    expect(existsSync(cache.path)).toBe(false)
+    await cache.save(V2, { access_token: 'fresh' })
+    expect(cache.get(V2)).toEqual({ access_token: 'fresh' })
+    expect(notices).toHaveLength(1)
+  })
+})
