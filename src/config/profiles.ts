@@ -8,8 +8,9 @@
 // the new file, never a torn one. The only exception is conf's fallback to a plain writeFileSync
 // when running inside a Snap package. conf itself does not support several writers ("It does not
 // support multiple processes writing to the same store"), so every mutation here (login, logout,
-// auth switch) re-reads the file under a short cross-process lock and writes the whole `profiles`
-// object back: two processes updating different profiles both keep their change.
+// auth switch) re-reads the file under a short cross-process lock (proper-lockfile, loaded with
+// conf) and writes the whole `profiles` object back: two processes updating different profiles
+// both keep their change.
 //
 // Reading is a plain read of the file: every command that talks to the API reads its profile, and
 // loading conf (with its ajv validator) for that would cost each run more than the request does.
@@ -20,8 +21,6 @@ import { CliError, UsageError } from '../errors.js'
 import { describeFsError, ensureConfigDir } from './dir.js'
 import { loadConf, writeKeys } from './conf-file.js'
 import type { ConfClass } from './conf-file.js'
-import { withLock } from './lock.js'
-import type { LockOptions } from './lock.js'
 import { TokenCache } from './tokens.js'
 
 export type Profile = {
@@ -34,6 +33,17 @@ export type Profile = {
 }
 
 export type ProfilePatch = Partial<Profile> | ((current: Profile | undefined) => Profile)
+
+export type LockOptions = {
+  // A lock older than this was left by a process that died holding it (a live holder keeps it
+  // fresh); proper-lockfile's floor is 2 s.
+  staleMs?: number
+  // Give up after about this long.
+  timeoutMs?: number
+}
+
+const LOCK_DEFAULTS = { staleMs: 5_000, timeoutMs: 10_000 }
+const LOCK_RETRY_MS = 40
 
 export type ProfileStoreOptions = {
   lock?: LockOptions
@@ -62,16 +72,12 @@ export function assertProfileName(name: string): string {
 }
 
 export class ProfileStore {
-  private readonly lockPath: string
-
   private constructor(
     private readonly dir: string,
     readonly path: string,
     private readonly lockOptions: LockOptions,
     private readonly notice?: (message: string) => void,
-  ) {
-    this.lockPath = `${path}.lock`
-  }
+  ) {}
 
   static open(dir: string, options: ProfileStoreOptions = {}): ProfileStore {
     const platform = options.platform ?? process.platform
@@ -125,8 +131,7 @@ export class ProfileStore {
   async switchTo(name: string): Promise<void> {
     assertProfileName(name)
     if (!Object.hasOwn(this.read(), name)) throw unknownProfile(name, Object.keys(this.read()))
-    const Conf = await loadConf()
-    await withLock(this.lockPath, () => this.write({ [ACTIVE_KEY]: name }, Conf), this.lockOptions)
+    await this.locked((Conf) => this.write({ [ACTIVE_KEY]: name }, Conf))
   }
 
   async save(name: string, profile: Profile): Promise<void> {
@@ -190,17 +195,52 @@ export class ProfileStore {
 
   // `change` edits a fresh read of the file in place and says whether to write it back.
   private async mutate(change: (profiles: Record<string, Profile>) => boolean): Promise<boolean> {
-    const Conf = await loadConf()
-    return withLock(
-      this.lockPath,
-      () => {
-        const profiles = this.read()
-        if (!change(profiles)) return false
-        this.write({ profiles }, Conf)
-        return true
-      },
-      this.lockOptions,
-    )
+    return this.locked((Conf) => {
+      const profiles = this.read()
+      if (!change(profiles)) return false
+      this.write({ profiles }, Conf)
+      return true
+    })
+  }
+
+  // `critical` is synchronous on purpose: the lock is held for the few milliseconds of one read
+  // and one atomic write, never across an await.
+  private async locked<T>(critical: (Conf: ConfClass) => T): Promise<T> {
+    const [Conf, lockfile] = await Promise.all([loadConf(), import('proper-lockfile')])
+    const { staleMs, timeoutMs } = { ...LOCK_DEFAULTS, ...this.lockOptions }
+    const lockPath = `${this.path}.lock`
+    const release = await lockfile.default
+      .lock(this.path, {
+        realpath: false,
+        lockfilePath: lockPath,
+        stale: staleMs,
+        retries: {
+          retries: Math.ceil(timeoutMs / LOCK_RETRY_MS),
+          factor: 1,
+          minTimeout: LOCK_RETRY_MS,
+          maxTimeout: LOCK_RETRY_MS,
+          // Contending processes do not retry in lockstep.
+          randomize: true,
+        },
+        // Only a holder stalled past staleMs loses its lock, and none stalls inside a read and
+        // a write; the atomic write never leaves a torn file either way.
+        onCompromised: () => {},
+      })
+      .catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ELOCKED') {
+          throw new CliError(`cannot lock ${lockPath}: ${describeFsError(error)}`)
+        }
+        throw new CliError(
+          `config is locked by another chamberctl process (${lockPath}); ` +
+            'remove that directory if no chamberctl is running',
+        )
+      })
+    try {
+      return critical(Conf)
+    } finally {
+      // Already taken over as stale by a peer: nothing of ours is left to remove.
+      await release().catch(() => {})
+    }
   }
 
   // Losing every saved profile to a file conf could not parse is worse than asking the user to

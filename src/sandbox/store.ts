@@ -6,7 +6,6 @@ import { closeSync, openSync } from 'node:fs'
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite'
 import { SORT_FIELDS } from '../api/resources/index.js'
 import type { SortableResource } from '../api/resources/index.js'
-import { holdLock } from '../config/lock.js'
 import { DataFileError, dataFileKind, readJsonDataFile, removeLeftovers } from './data-file.js'
 import { replaceFile, temporaryPath } from './data-file.js'
 import type { Dataset, StoredChamber, StoredEvent, StoredMember } from './data-file.js'
@@ -19,8 +18,13 @@ export type { Dataset, StoredChamber, StoredEvent, StoredMember }
 const FORMAT = 'chamberctl-sandbox/2'
 // How long a write waits for another process's write to finish.
 const BUSY_TIMEOUT_MS = 30_000
-// How long a process waits for another one importing the same JSON data file.
+// How long a process waits for another one importing the same JSON data file, retrying every
+// half second; and how old the lock of an import must be to have been left by a process that
+// died. The import is synchronous work that keeps proper-lockfile from refreshing its lock, so
+// the lock counts as stale only well past the time any import takes.
 const IMPORT_TIMEOUT_MS = 10 * 60_000
+const IMPORT_RETRY_MS = 500
+const IMPORT_STALE_MS = 2 * 60_000
 
 // Page cache sizes in KiB, negated as PRAGMA cache_size takes them: enough for the upper levels of
 // every index of a million members, and a large one while a fill builds its indexes.
@@ -183,7 +187,7 @@ export class Store {
   // built beside it and renamed over it, under a lock so that a second process waits and then
   // opens the database instead of importing again.
   private static async importJson(path: string): Promise<Opened['imported']> {
-    const release = await holdLock(`${path}.lock`, { timeoutMs: IMPORT_TIMEOUT_MS })
+    const release = await lockImport(path)
     try {
       if (dataFileKind(path) !== 'json') return undefined
       const dataset = readJsonDataFile(path)
@@ -202,7 +206,7 @@ export class Store {
       const { chambers, members, events } = dataset
       return { chambers: chambers.length, members: members.length, events: events.length }
     } finally {
-      release()
+      await release().catch(() => {})
     }
   }
 
@@ -572,4 +576,28 @@ function createPrivateFile(path: string): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
   }
+}
+
+// The lock of a JSON data file's one-time import, for as long as the import takes.
+async function lockImport(path: string): Promise<() => Promise<void>> {
+  const { lock } = (await import('proper-lockfile')).default
+  return lock(path, {
+    realpath: false,
+    lockfilePath: `${path}.lock`,
+    stale: IMPORT_STALE_MS,
+    retries: {
+      retries: Math.ceil(IMPORT_TIMEOUT_MS / IMPORT_RETRY_MS),
+      factor: 1,
+      minTimeout: IMPORT_RETRY_MS,
+      maxTimeout: IMPORT_RETRY_MS,
+    },
+    // Taken over by a peer that found it stale: both build the same database from the same
+    // file, each renaming its own finished copy over the JSON.
+    onCompromised: () => {},
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ELOCKED') throw error
+    throw new DataFileError(
+      `${path} is being imported by another chamberctl (lock ${path}.lock); try again when it has finished`,
+    )
+  })
 }

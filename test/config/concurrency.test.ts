@@ -87,9 +87,9 @@ describe('concurrent child processes', () => {
 
   beforeAll(async () => {
     // Node 20 cannot import TypeScript, so the children import a bundle of the store, which
-    // loads the project's own conf from node_modules.
+    // loads the project's own conf and proper-lockfile from node_modules.
     const root = fileURLToPath(new URL('../..', import.meta.url))
-    const confUrl = pathToFileURL(createRequire(import.meta.url).resolve('conf')).href
+    const require = createRequire(import.meta.url)
     await build({
       absWorkingDir: root,
       entryPoints: ['src/config/profiles.ts'],
@@ -100,9 +100,12 @@ describe('concurrent child processes', () => {
       logLevel: 'warning',
       plugins: [
         {
-          name: 'project-conf',
+          name: 'project-packages',
           setup(b) {
-            b.onResolve({ filter: /^conf$/ }, () => ({ path: confUrl, external: true }))
+            b.onResolve({ filter: /^(conf|proper-lockfile)$/ }, ({ path: name }) => ({
+              path: pathToFileURL(require.resolve(name)).href,
+              external: true,
+            }))
           },
         },
       ],
