@@ -6,7 +6,6 @@ import { basename, dirname, join } from 'node:path'
 import * as z from 'zod/mini'
 import { chamberSchema, eventSchema, memberSchema } from '../api/schemas.js'
 import type { Chamber, Event, Member } from '../api/schemas.js'
-import { isAlive } from '../config/lock.js'
 
 export type StoredChamber = Chamber & { name: string; type: string; created_at: string }
 export type StoredMember = Member & { chamber_id: string; email: string; joined_at: string }
@@ -94,6 +93,16 @@ export function removeLeftovers(path: string): void {
   for (const name of names) {
     const pid = pattern.exec(name)?.[1]
     if (pid && !isAlive(Number(pid))) rmSync(join(dir, name), { force: true })
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: alive, and someone else's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
