@@ -95,8 +95,12 @@ async function report(error: unknown, io: IO, ctx: Context): Promise<number> {
     width,
   })
   if (ctx.globals.debug && error instanceof Error && error.stack) {
-    const { mapStack } = await import('../io/stack.js')
-    io.err.write(`${ctx.secrets.redact(mapStack(error.stack))}\n`)
+    const [{ mapStack }, { escapeForTerminal }] = await Promise.all([
+      import('../io/stack.js'),
+      import('../io/terminal-text.js'),
+    ])
+    // The stack starts with the message, which may quote a server.
+    io.err.write(`${escapeForTerminal(ctx.secrets.redact(mapStack(error.stack)), '\n')}\n`)
   }
   return described.exitCode
 }

@@ -14,6 +14,7 @@ import { plainHttpHost } from '../api/plain-http.js'
 import { configDir, ensureConfigDir } from '../config/dir.js'
 import type { Profile } from '../config/profiles.js'
 import type { ApiOptions, Context } from './context.js'
+import { escapeForTerminal } from '../io/terminal-text.js'
 import { UsageError } from '../errors.js'
 import { VERSION } from './version.js'
 
@@ -81,7 +82,8 @@ export function clientFor(
     proxyEnv: ctx.io.env,
     tokens,
     trace: ctx.globals.debug
-      ? (line) => ctx.io.err.write(`debug: ${ctx.secrets.redact(line)}\n`)
+      ? // A trace holds answers as they came; its own lines are split at line breaks.
+        (line) => ctx.io.err.write(`debug: ${escapeForTerminal(ctx.secrets.redact(line), '\n')}\n`)
       : undefined,
     ...transport,
   })

@@ -4,6 +4,7 @@ import type { Descriptor } from '../api/resources/index.js'
 import type { Context } from './context.js'
 import type { OutputRecord } from '../io/output.js'
 import { writeJson } from '../io/output.js'
+import { escapeForTerminal } from '../io/terminal-text.js'
 import { printRecord } from './print.js'
 
 export async function printCreated(
@@ -13,7 +14,8 @@ export async function printCreated(
   confirmation: string,
 ): Promise<void> {
   await printRecord(ctx, record, resource)
-  if (!ctx.globals.quiet) ctx.io.err.write(`${confirmation}\n`)
+  // It names the server's id and the file's or the flags' values.
+  if (!ctx.globals.quiet) ctx.io.err.write(`${escapeForTerminal(confirmation)}\n`)
 }
 
 // The body goes to stdout as JSON, whatever the output format: it is the request, not a record.
@@ -23,6 +25,8 @@ export async function printDryRun(
   url: string,
   body: unknown,
 ): Promise<void> {
-  if (!ctx.globals.quiet) ctx.io.err.write(`Dry run: would send ${method} ${url}\n`)
+  if (!ctx.globals.quiet) {
+    ctx.io.err.write(`Dry run: would send ${method} ${escapeForTerminal(url)}\n`)
+  }
   await writeJson(ctx.io, body, { jq: ctx.globals.jq })
 }

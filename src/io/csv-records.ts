@@ -1,4 +1,5 @@
 import type { CsvError } from 'csv-parse/sync'
+import { unguardFormula } from './csv-formula.js'
 import { InputError } from './input-error.js'
 
 type ParsedRecord = { cells: string[]; endLine: number }
@@ -12,8 +13,10 @@ export type InputRow = { row: number; line?: number; value: Record<string, unkno
 export type CsvHeader = { columns: string[]; line: number }
 
 // CSV with a header row → one object per data row. Values stay strings exactly as written (a
-// postal code 03046 keeps its zero); an empty cell is left out so that an optional field is not
-// sent as "". csv-parse is imported here, on the CSV path only, to keep start-up light.
+// postal code 03046 keeps its zero), but for the `'` the formula guard puts before `=`, `+`, `-`,
+// `@`, a tab or a CR (csv-formula.ts), which is dropped: `-o csv` output reads back unchanged.
+// An empty cell is left out so that an optional field is not sent as "". csv-parse is imported
+// here, on the CSV path only, to keep start-up light.
 export async function parseCsvRows(
   text: string,
   source: string,
@@ -67,7 +70,7 @@ export async function parseCsvRows(
       if (cell === '') return
       // defineProperty: a column named __proto__ must stay a plain key.
       Object.defineProperty(value, header?.[index] as string, {
-        value: cell,
+        value: unguardFormula(cell),
         enumerable: true,
         writable: true,
         configurable: true,

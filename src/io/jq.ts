@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { UsageError } from '../errors.js'
+import { escapeForTerminal, escapeJsonForTerminal } from './terminal-text.js'
 
 // Set by the build, which copies jq.wasm beside the bundle; the sources read it from the package.
 declare const __CHAMBERCTL_JQ_WASM__: string | undefined
@@ -20,8 +21,9 @@ export type JqResult = {
 
 export type JqProgram = {
   expression: string
-  // Runs the filter over every JSON text in `input` (one or more, whitespace-separated).
-  run(input: string): JqResult
+  // Runs the filter over every JSON text in `input` (one or more, whitespace-separated); with
+  // `terminal`, the lines are escaped for one (terminal-text.ts).
+  run(input: string, terminal?: boolean): JqResult
   // Whether any run ended in a jq error; the command then exits 1, as jq would fail.
   readonly failed: boolean
 }
@@ -40,21 +42,24 @@ export async function compileJq(expression: string): Promise<JqProgram> {
     get failed() {
       return failed
     },
-    run(input) {
+    run(input, terminal = false) {
       const result = jq.raw(input, expression, ['-c'])
       // The jq binary's status tells only of the last input; an error on any record counts here.
       if (result.exitCode !== 0 || /^jq: error/m.test(result.stderr)) failed = true
       return {
-        lines: result.stdout === '' ? [] : result.stdout.split('\n').map(rawString),
+        lines: result.stdout === '' ? [] : result.stdout.split('\n').map((l) => shown(l, terminal)),
         stderr: result.stderr,
       }
     },
   }
 }
 
-// -c puts every value on one line; a string line is printed as its text, like jq -r.
-function rawString(line: string): string {
-  return line.startsWith('"') ? (JSON.parse(line) as string) : line
+// -c puts every value on one line; a string line is printed as its text, like jq -r. On a
+// terminal a string keeps its line breaks and tabs, as jq -r would show them.
+function shown(line: string, terminal: boolean): string {
+  if (!line.startsWith('"')) return terminal ? escapeJsonForTerminal(line) : line
+  const text = JSON.parse(line) as string
+  return terminal ? escapeForTerminal(text, '\n\t') : text
 }
 
 // The bundle (one CommonJS file) has it beside itself.

@@ -13,14 +13,20 @@
 //   tsv and ndjson print nothing, table prints nothing and returns 0 so the caller may put a
 //   "no results" note on stderr.
 // - CSV is RFC 4180 to the letter: CRLF after every record, the header included, and fields with
-//   a comma, quote, CR or LF quoted with quotes doubled. Every CSV reader accepts CRLF.
+//   a comma, quote, CR or LF quoted with quotes doubled. Every CSV reader accepts CRLF. A cell a
+//   spreadsheet would run as a formula gets a leading `'` (csv-formula.ts), in a file or not.
+// - On a terminal, text from the server is never written raw (terminal-text.ts): json and
+//   ndjson write the characters it escapes as JSON escapes (the same JSON), tsv and csv show
+//   them escaped as a table does (a line break in a cell as `\n`, so a record stays one line).
+//   To a pipe or a file every format is written byte for byte as it is.
 import type { Writable } from 'node:stream'
 import type { Column } from '../types/columns.js'
 import type { OutputFormat } from './format.js'
 import type { JqProgram } from './jq.js'
 import type { IO } from './streams.js'
 import type { OutputRecord } from './values.js'
-import { cellText, escapeForTerminal, escapeTsv, getPath, pickFields } from './values.js'
+import { escapeForTerminal, escapeJsonForTerminal } from './terminal-text.js'
+import { cellText, escapeTsv, getPath, pickFields } from './values.js'
 import { writeNote } from './wrap.js'
 
 export { getPath } from './values.js'
@@ -80,26 +86,31 @@ export async function writeBatches(
     await writeJq(io, jq, `[${all.join(',')}]`)
     return all.length
   }
+  const terminal = io.stdoutIsTTY
   switch (opts.format) {
     case 'json': {
-      const pretty = io.stdoutIsTTY
-      // Byte-for-byte what JSON.stringify(array, null, pretty ? 2 : 0) would print.
+      // Byte-for-byte what JSON.stringify(array, null, terminal ? 2 : 0) would print (escaped for
+      // a terminal on one).
       return stream(
         io.out,
         batches,
         (record, index) => {
-          const json = toJson(project(record, opts.fields), pretty)
-          return `${index === 0 ? '[' : ','}${pretty ? `\n  ${json.replace(/\n/g, '\n  ')}` : json}`
+          const json = toJson(project(record, opts.fields), terminal)
+          return `${index === 0 ? '[' : ','}${terminal ? `\n  ${json.replace(/\n/g, '\n  ')}` : json}`
         },
-        (count) => (count === 0 ? '[]\n' : pretty ? '\n]\n' : ']\n'),
+        (count) => (count === 0 ? '[]\n' : terminal ? '\n]\n' : ']\n'),
       )
     }
     case 'ndjson':
-      return stream(io.out, batches, (record) => `${toJson(project(record, opts.fields))}\n`)
+      return stream(
+        io.out,
+        batches,
+        (record) => `${toJson(project(record, opts.fields), false, terminal)}\n`,
+      )
     case 'tsv':
-      return stream(io.out, batches, (record) => tsvRow(record, columns))
+      return stream(io.out, batches, (record) => tsvRow(record, columns, terminal))
     case 'csv': {
-      const csv = await csvWriter(columns)
+      const csv = await csvWriter(columns, terminal)
       return stream(
         io.out,
         batches,
@@ -139,15 +150,16 @@ export async function writeRecord(
   if (opts.jq && (opts.format === 'json' || opts.format === 'ndjson')) {
     return writeJq(io, opts.jq, JSON.stringify(project(record, opts.fields)))
   }
+  const terminal = io.stdoutIsTTY
   switch (opts.format) {
     case 'json':
-      return put(io.out, `${toJson(project(record, opts.fields), io.stdoutIsTTY)}\n`)
+      return put(io.out, `${toJson(project(record, opts.fields), terminal)}\n`)
     case 'ndjson':
-      return put(io.out, `${toJson(project(record, opts.fields))}\n`)
+      return put(io.out, `${toJson(project(record, opts.fields), false, terminal)}\n`)
     case 'tsv':
-      return put(io.out, tsvRow(record, columns))
+      return put(io.out, tsvRow(record, columns, terminal))
     case 'csv': {
-      const csv = await csvWriter(columns)
+      const csv = await csvWriter(columns, terminal)
       return put(io.out, csv.header + csv.row(record))
     }
     case 'table': {
@@ -185,7 +197,7 @@ export type ErrorReport = {
 // Synchronous and free of imports on purpose: it runs in the top-level error handler, which must
 // report even when the failure was a module that would not load.
 export function writeError(
-  io: Pick<IO, 'err'>,
+  io: Pick<IO, 'err'> & Partial<Pick<IO, 'stderrIsTTY'>>,
   error: ErrorReport,
   // Terminal cells a field name takes, to align the field table: string-width, which the caller
   // loads only when there is a table, and which a failed load leaves to the name's length.
@@ -204,7 +216,8 @@ export function writeError(
   }
   if (opts.format === 'json' || opts.format === 'ndjson') {
     const { status, code, message } = error
-    text += `${JSON.stringify({ error: { status, code, message, fields: error.fields ?? {} } })}\n`
+    const json = JSON.stringify({ error: { status, code, message, fields: error.fields ?? {} } })
+    text += `${io.stderrIsTTY ? escapeJsonForTerminal(json) : json}\n`
   }
   io.err.write(text)
 }
@@ -213,24 +226,36 @@ function project(record: OutputRecord, fields: readonly string[] | undefined): O
   return fields ? pickFields(record, fields) : record
 }
 
-function toJson(value: unknown, pretty = false): string {
-  return JSON.stringify(value, null, pretty ? 2 : undefined)
+// Pretty JSON is for a terminal, so it is escaped for one; compact JSON only when asked.
+function toJson(value: unknown, pretty = false, terminal = pretty): string {
+  const json = JSON.stringify(value, null, pretty ? 2 : undefined)
+  return terminal ? escapeJsonForTerminal(json) : json
 }
 
-function tsvRow(record: OutputRecord, columns: readonly string[]): string {
-  return `${columns.map((column) => escapeTsv(cellText(getPath(record, column)))).join('\t')}\n`
+function tsvRow(record: OutputRecord, columns: readonly string[], terminal: boolean): string {
+  const cell = (column: string) => {
+    const text = escapeTsv(cellText(getPath(record, column)))
+    return terminal ? escapeForTerminal(text) : text
+  }
+  return `${columns.map(cell).join('\t')}\n`
 }
 
 // With CRLF records csv-stringify quotes only fields holding a CRLF; any CR or LF needs quotes.
 const CSV_OPTIONS = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const
 
-async function csvWriter(columns: readonly string[]) {
-  const { stringify } = await import('csv-stringify/sync')
+async function csvWriter(columns: readonly string[], terminal: boolean) {
+  const [{ stringify }, { guardFormula }] = await Promise.all([
+    import('csv-stringify/sync'),
+    import('./csv-formula.js'),
+  ])
+  const shown = (text: string) => (terminal ? escapeForTerminal(text) : text)
+  const cell = (record: OutputRecord, column: string) =>
+    shown(guardFormula(cellText(getPath(record, column))))
   return {
-    header: stringify([[...columns]], CSV_OPTIONS),
+    header: stringify([columns.map(shown)], CSV_OPTIONS),
     // Cells are turned into text first: csv-stringify's own casts would write booleans as 1/''.
     row: (record: OutputRecord) =>
-      stringify([columns.map((column) => cellText(getPath(record, column)))], CSV_OPTIONS),
+      stringify([columns.map((column) => cell(record, column))], CSV_OPTIONS),
   }
 }
 
@@ -239,7 +264,7 @@ function noteDropped(io: OutputIO, dropped: readonly string[], opts: OutputOptio
   if (dropped.length === 0 || opts.quiet) return
   writeNote(
     io,
-    `Not shown to fit the terminal: ${dropped.join(', ')}. Use --wide for every column, or --fields.`,
+    `Not shown to fit the terminal: ${escapeForTerminal(dropped.join(', '))}. Use --wide for every column, or --fields.`,
   )
 }
 
@@ -250,10 +275,11 @@ function tableOptions(io: OutputIO, opts: OutputOptions) {
 
 // `input`: JSON text, handed to jq as it is (numbers keep every digit they came with).
 export async function writeJq(io: OutputIO, jq: JqProgram, input: string): Promise<void> {
-  const { lines, stderr } = jq.run(input)
+  const { lines, stderr } = jq.run(input, io.stdoutIsTTY)
   // jq-wasm hands over stdout and stderr apart; the values go first.
   if (lines.length) await put(io.out, `${lines.join('\n')}\n`)
-  if (stderr) io.err.write(`${stderr}\n`)
+  // jq's messages quote the data they failed on.
+  if (stderr) io.err.write(`${escapeForTerminal(stderr, '\n')}\n`)
 }
 
 // Highest number of records, and bytes, handed to jq at once; each call costs a compilation.

@@ -6,6 +6,7 @@
 import { Writable } from 'node:stream'
 import { CancelError } from '../errors.js'
 import type { IO } from './streams.js'
+import { escapeForTerminal } from './terminal-text.js'
 
 type PromptIO = Pick<IO, 'in' | 'err'>
 type Validate = (value: string) => string | true
@@ -70,7 +71,9 @@ export async function promptSelect<T>(
   question: { message: string; choices: Choice<T>[]; default?: T },
 ): Promise<T> {
   const { default: select } = await import('@inquirer/select')
-  return cancellable(() => select(question, streams(io)))
+  return cancellable(() =>
+    select({ ...question, choices: question.choices.map(shownChoice) }, streams(io)),
+  )
 }
 
 // A list filtered as the user types; `source` may offer the typed text itself as a choice. Enter
@@ -80,7 +83,12 @@ export async function promptSearch(
   question: { message: string; source: (term: string) => Choice<string>[] },
 ): Promise<string> {
   const { default: search } = await import('./search-prompt.js')
-  return cancellable(() => search(question, streams(io)))
+  // A choice without a name shows its value, which may be the server's too.
+  const source = (term: string) =>
+    question
+      .source(term)
+      .map((choice) => shownChoice({ ...choice, name: choice.name ?? choice.value }))
+  return cancellable(() => search({ message: question.message, source }, streams(io)))
 }
 
 export async function promptConfirm(
@@ -90,6 +98,15 @@ export async function promptConfirm(
 ): Promise<boolean> {
   const { default: confirm } = await import('@inquirer/confirm')
   return cancellable(() => confirm({ message, default: defaultValue }, streams(io)))
+}
+
+// A choice's words are often the server's (an HQ's name): shown escaped, never raw.
+function shownChoice<T>(choice: Choice<T>): Choice<T> {
+  return {
+    ...choice,
+    ...(choice.name !== undefined && { name: escapeForTerminal(choice.name) }),
+    ...(choice.description !== undefined && { description: escapeForTerminal(choice.description) }),
+  }
 }
 
 async function cancellable<T>(ask: () => Promise<T>): Promise<T> {

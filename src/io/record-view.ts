@@ -5,7 +5,8 @@
 import stringWidth from 'string-width'
 import type { Column } from '../types/columns.js'
 import { startTable, tableCell } from './table.js'
-import { escapeForTerminal, getPath } from './values.js'
+import { escapeForTerminal } from './terminal-text.js'
+import { getPath } from './values.js'
 import type { OutputRecord } from './values.js'
 
 export type RecordViewOptions = {
@@ -75,7 +76,7 @@ export async function renderRecord(
   const dropped: string[] = []
   for (const key of lists) {
     const list = Array.isArray(record[key]) ? (record[key] as unknown[]).filter(isPlainObject) : []
-    lines.push('', bold(`${heading(key)} (${list.length})`))
+    lines.push('', bold(`${escapeForTerminal(heading(key))} (${list.length})`))
     if (list.length === 0) continue
     const columns =
       opts.sections?.[key] ??

@@ -7,7 +7,8 @@
 // later batch of records is printed in them as it comes, so memory does not grow with the list.
 import stringWidth from 'string-width'
 import type { Column } from '../types/columns.js'
-import { cellText, escapeForTerminal, getPath } from './values.js'
+import { escapeForTerminal } from './terminal-text.js'
+import { cellText, getPath } from './values.js'
 import type { OutputRecord } from './values.js'
 
 // The main text column keeps this many cells (or its whole value) before a later column is shown.

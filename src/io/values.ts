@@ -72,17 +72,3 @@ const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '
 export function escapeTsv(text: string): string {
   return text.replace(/[\\\t\n\r]/g, (char) => TSV_ESCAPES[char] as string)
 }
-
-const TERMINAL_ESCAPES: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' }
-
-// For text shown on a terminal: data from a server must not move the cursor, retitle the window
-// or break a table row, so every C0/C1 control character is shown escaped. Backslashes stay as
-// they are, since a person reads this, not a parser.
-export function escapeForTerminal(text: string, keep = ''): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) =>
-    keep.includes(char)
-      ? char
-      : (TERMINAL_ESCAPES[char] ?? `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`),
-  )
-}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { fitColumns, MIN_CELL_WIDTH } from '../../src/io/table.js'
-import { cellText, escapeForTerminal, escapeTsv, getPath, pickFields } from '../../src/io/values.js'
+import { cellText, escapeTsv, getPath, pickFields } from '../../src/io/values.js'
 
 const chamber = {
   id: 'c1',
@@ -73,18 +73,6 @@ describe('cellText', () => {
 describe('escapeTsv', () => {
   it('escapes backslash, tab, newline and carriage return, and nothing else', () => {
     expect(escapeTsv('a\tb\nc\r\\d "e",f')).toBe('a\\tb\\nc\\r\\\\d "e",f')
-  })
-})
-
-describe('escapeForTerminal', () => {
-  it('shows control characters escaped so they cannot drive the terminal', () => {
-    expect(escapeForTerminal('a\u001b]0;pwned\u0007b\nc\td\u009b')).toBe(
-      'a\\x1b]0;pwned\\x07b\\nc\\td\\x9b',
-    )
-  })
-
-  it('keeps backslashes and the characters it is told to keep', () => {
-    expect(escapeForTerminal('C:\\dir\nnext', '\n')).toBe('C:\\dir\nnext')
   })
 })
 

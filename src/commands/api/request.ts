@@ -10,6 +10,7 @@ import { CliError, UsageError } from '../../errors.js'
 import type { JqProgram } from '../../io/jq.js'
 import { writeJq, writeList } from '../../io/output.js'
 import { readInputText } from '../../io/input-text.js'
+import { escapeForTerminal, escapeJsonForTerminal } from '../../io/terminal-text.js'
 import { toBody, typedValue } from './fields.js'
 import type { Field } from './fields.js'
 
@@ -86,7 +87,7 @@ export async function api(opts: Options, ctx: Context): Promise<void> {
     return
   }
   const answer = await client.transport.exchange(exchange)
-  if (opts.include) io.out.write(statusAndHeaders(answer))
+  if (opts.include) io.out.write(statusAndHeaders(answer, io.stdoutIsTTY))
   const ok = answer.status >= 200 && answer.status < 300
   // A failure's body is shown as it came, not filtered: the filter was written for the answer.
   if (ctx.globals.jq && ok) await filterAnswer(io, ctx.globals.jq, answer.text)
@@ -139,21 +140,27 @@ function numberOr(value: string | undefined): number | undefined {
   return value === undefined ? undefined : Number(value)
 }
 
-function statusAndHeaders(answer: Answer): string {
+function statusAndHeaders(answer: Answer, terminal: boolean): string {
   const lines = [`HTTP ${answer.status}`]
   for (const [name, value] of Object.entries(answer.headers)) {
     for (const one of Array.isArray(value) ? value : [value]) {
-      if (one !== undefined) lines.push(`${name}: ${one}`)
+      if (one === undefined) continue
+      const line = `${name}: ${one}`
+      lines.push(terminal ? escapeForTerminal(line) : line)
     }
   }
   return `${lines.join('\n')}\n\n`
 }
 
-// JSON is pretty on a terminal and compact in a pipe; anything else is printed as it came.
-function render(text: string, pretty: boolean): string {
+// JSON is pretty on a terminal and compact in a pipe; anything else is printed as it came, and
+// on a terminal with its control characters escaped (its lines and tabs kept).
+function render(text: string, terminal: boolean): string {
+  let shown: string
   try {
-    return `${JSON.stringify(parseJsonText(text), null, pretty ? 2 : undefined)}\n`
+    const json = JSON.stringify(parseJsonText(text), null, terminal ? 2 : undefined)
+    shown = terminal ? escapeJsonForTerminal(json) : json
   } catch {
-    return text.endsWith('\n') ? text : `${text}\n`
+    shown = terminal ? escapeForTerminal(text, '\n\t') : text
   }
+  return shown.endsWith('\n') ? shown : `${shown}\n`
 }

@@ -11,7 +11,7 @@ import { CliError, UsageError } from '../../errors.js'
 import { promptConfirm, promptSearch, promptSelect, promptText } from '../../io/prompt.js'
 import type { Choice } from '../../io/prompt.js'
 import { readJsonObject } from '../../io/records-input.js'
-import { escapeForTerminal } from '../../io/values.js'
+import { escapeForTerminal } from '../../io/terminal-text.js'
 import { printDryRun, printCreated } from '../../cmdutil/write-output.js'
 import { checkGiven, validated } from '../../cmdutil/validate.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
@@ -207,13 +207,16 @@ export function matchHqs<H extends { id: string; name?: string }>(
 }
 
 async function confirm(body: ChamberCreate, hq: string | undefined, ctx: Context): Promise<void> {
-  const address = Object.entries(body.address)
-    .map(([key, value]) => `${key}=${String(value)}`)
-    .join(', ')
+  // The values may come from a file, the HQ's name from the server: shown escaped, one line each.
+  const address = escapeForTerminal(
+    Object.entries(body.address)
+      .map(([key, value]) => `${key}=${String(value)}`)
+      .join(', '),
+  )
   ctx.io.err.write(
     [
       'About to create:',
-      `  name:    ${body.name}`,
+      `  name:    ${escapeForTerminal(body.name)}`,
       `  type:    ${body.type}`,
       ...(hq ? [`  hq:      ${hq}`] : []),
       `  address: ${address || '(empty)'}`,

@@ -10,6 +10,7 @@ import { idProblem } from '../../api/paths.js'
 import { clientFor, resolveConnection } from '../../cmdutil/connect.js'
 import type { Context } from '../../cmdutil/context.js'
 import { configDir } from '../../config/dir.js'
+import { escapeForTerminal } from '../../io/terminal-text.js'
 import { readCache, writeCache } from './cache.js'
 import type { CachedChamber } from './cache.js'
 
@@ -99,8 +100,8 @@ async function listChambers(client: Client): Promise<CachedChamber[]> {
 }
 
 function line({ id, name }: CachedChamber): string {
-  // eslint-disable-next-line no-control-regex
-  const label = name?.replace(/[\x00-\x1f\x7f]+/g, ' ').trim()
+  // Shown by the shell on the terminal; escaped, a tab cannot split the line either.
+  const label = name === undefined ? undefined : escapeForTerminal(name).trim()
   return label ? `${id}\t${label}\n` : `${id}\n`
 }
 

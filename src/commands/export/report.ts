@@ -3,6 +3,7 @@
 import { idText, isAnswerId } from '../../api/answers.js'
 import type { AnswerRecord } from '../../api/answers.js'
 import type { Context } from '../../cmdutil/context.js'
+import { escapeForTerminal } from '../../io/terminal-text.js'
 
 // Left-out records named in the warning; the rest are counted.
 const NAMED = 5
@@ -70,7 +71,8 @@ export class Report {
           this.unreadChambers.join(', '),
       )
     }
-    if (lines.length > 0) io.err.write(`${lines.join('\n')}\n`)
+    // The names and ids are the server's.
+    if (lines.length > 0) io.err.write(`${escapeForTerminal(lines.join('\n'), '\n')}\n`)
   }
 }
 

@@ -13,7 +13,7 @@ import type { Choice } from '../../io/prompt.js'
 import { InputError, readRecordsInput } from '../../io/records-input.js'
 import type { CsvHeader } from '../../io/records-input.js'
 import { unknownName } from '../../io/suggest.js'
-import { escapeForTerminal } from '../../io/values.js'
+import { escapeForTerminal } from '../../io/terminal-text.js'
 import { printCreated, printDryRun } from '../../cmdutil/write-output.js'
 import { checkGiven, validated } from '../../cmdutil/validate.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
@@ -184,11 +184,12 @@ async function membershipTypes(client: Client, chamberId: string): Promise<strin
 async function confirm(body: MemberCreate, chamberId: string, ctx: Context): Promise<void> {
   ctx.io.err.write(
     [
-      `About to add to chamber ${chamberId}:`,
-      `  name:            ${body.name}`,
-      `  email:           ${body.email}`,
-      ...(body.phone ? [`  phone:           ${body.phone}`] : []),
-      `  membership_type: ${body.membership_type}`,
+      // The values may come from a file or the server's types: shown escaped, one line each.
+      `About to add to chamber ${escapeForTerminal(chamberId)}:`,
+      `  name:            ${escapeForTerminal(body.name)}`,
+      `  email:           ${escapeForTerminal(body.email)}`,
+      ...(body.phone ? [`  phone:           ${escapeForTerminal(body.phone)}`] : []),
+      `  membership_type: ${escapeForTerminal(body.membership_type)}`,
       '',
     ].join('\n'),
   )
