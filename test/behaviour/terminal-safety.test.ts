@@ -51,7 +51,8 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
   }
   const p = url.pathname
   if (p === '/v2/auth/token') {
-    return send(200, { access_token: 'tok', expires_in: 3600, note: TOKEN_NOTE })
+    const token = body.includes('client_id=hostile') || body.includes('"hostile"') ? ID : 'tok'
+    return send(200, { access_token: token, expires_in: 3600, note: TOKEN_NOTE })
   }
   if (p === '/v2/text') return send(200, `plain ${NAME}\n`, 'text/plain')
   if (p === '/v2/chambers/gone') return send(404, { error: `no chamber ${NAME}` })
@@ -214,6 +215,15 @@ describe('nothing from the server reaches a terminal raw', () => {
     const text = await run(['api', '/text'])
     expect(text.code).toBe(0)
     expect(text.stdout).toBe(`plain ${NAME_SHOWN}\n`)
+  })
+
+  it('auth token: a token that could drive the terminal is shown escaped, if at all', async () => {
+    const { code, stdout, stderr } = await run(['auth', 'token'], {
+      env: { CHAMBERCTL_CLIENT_ID: 'hostile' },
+    })
+    expectSafe(stdout + stderr)
+    // A token no header can carry may be refused as an unusable answer instead.
+    if (code === 0) expect(stdout).toBe(`${ID_SHOWN}\n`)
   })
 
   it('in a pipe, every machine format is written byte for byte as the server sent it', async () => {
