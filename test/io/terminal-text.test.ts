@@ -18,13 +18,16 @@ describe('escapeForTerminal', () => {
       'a\\u200bb\\u200cc\\u200dd\\u2060e\\ufeff\\xad',
     )
     // Line and paragraph separators, tag characters (hidden text), a lone surrogate.
-    expect(escapeForTerminal('\u2028\u2029\u{e0041}\ud800')).toBe(
-      '\\u2028\\u2029\\u{e0041}\\ud800',
-    )
+    expect(escapeForTerminal('\u2028\u2029\u{e0041}\ud800')).toBe('\\u2028\\u2029\\u{e0041}\\ud800')
   })
 
   it('keeps emoji sequences and subdivision flags, which hide nothing', () => {
-    for (const text of ['👩‍💻', '👨🏽‍🚀', '🏳️‍🌈', '🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}']) {
+    for (const text of [
+      '👩‍💻',
+      '👨🏽‍🚀',
+      '🏳️‍🌈',
+      '🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}',
+    ]) {
       expect(escapeForTerminal(text)).toBe(text)
     }
     // A joiner between letters, or a tag outside a flag, is not part of one.
