@@ -9,7 +9,7 @@ import { ExitCode, CliError, describeError } from '../../errors.js'
 import type { Profile } from '../../config/profiles.js'
 import type { ProfileToken } from '../../config/tokens.js'
 import { put, writeList } from '../../io/output.js'
-import { escapeForTerminal } from '../../io/values.js'
+import { escapeForTerminal } from '../../io/terminal-text.js'
 import { describeExpiry, instant } from './expiry.js'
 
 // One per profile, in every machine format (contract §3).
