@@ -16,7 +16,7 @@ import { MemberIndex, folded, requireChamber } from '../../cmdutil/bulk/lookups.
 import type { Context } from '../../cmdutil/context.js'
 import { CliError, UsageError } from '../../errors.js'
 import { writeJson, writeList } from '../../io/output.js'
-import { escapeForTerminal } from '../../io/values.js'
+import { escapeForTerminal } from '../../io/terminal-text.js'
 import { count, reasonText } from '../../io/bulk-output.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
 import { readFixture } from './fixture.js'
