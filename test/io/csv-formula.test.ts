@@ -1,4 +1,4 @@
-import fc from 'fast-check'
+import fc from '../helpers/fast-check.js'
 import { describe, expect, it } from 'vitest'
 import { guardFormula, unguardFormula } from '../../src/io/csv-formula.js'
 
@@ -20,14 +20,14 @@ describe('the CSV formula guard', () => {
     }
   })
 
-  it('reading drops the one quote again, whatever the text (fixed seed)', () => {
+  it('reading drops the one quote again, whatever the text', () => {
     const texts = fc.string({
       unit: fc.constantFrom("'", '=', '+', '-', '@', '\t', '\r', '\n', 'a', ' ', '4'),
       maxLength: 6,
     })
     fc.assert(
       fc.property(texts, (text) => unguardFormula(guardFormula(text)) === text),
-      { seed: 19, numRuns: 2000 },
+      { numRuns: 2000 },
     )
   })
 })
