@@ -1,4 +1,6 @@
 // Masks secrets before anything is traced or stored in an error (octokit's request-error model).
+import { valueEnd } from './json-text.js'
+
 const SECRET_KEYS = [
   'authorization',
   'client_secret',
@@ -8,10 +10,8 @@ const SECRET_KEYS = [
   'password',
   'secret',
 ]
-const JSON_SECRET = new RegExp(
-  `("(?:${SECRET_KEYS.join('|')})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`,
-  'gi',
-)
+// A secret key of a JSON text, up to where its value starts.
+const JSON_SECRET_KEY = new RegExp(`"(?:${SECRET_KEYS.join('|')})"\\s*:\\s*`, 'gi')
 const FORM_SECRET = new RegExp(`\\b((?:${SECRET_KEYS.join('|')})=)[^&\\s]*`, 'gi')
 // The whole credential, whatever characters a server's tokens use.
 const AUTHORIZATION = /\b(Bearer|Basic)\s+\S+/gi
@@ -32,10 +32,26 @@ export function redactText(text: string, known: Iterable<string> = []): string {
       masked = masked.split(form).join(REDACTED)
     }
   }
-  return masked
-    .replace(JSON_SECRET, `$1"${REDACTED}"`)
+  return maskJsonValues(masked)
     .replace(FORM_SECRET, `$1${REDACTED}`)
     .replace(AUTHORIZATION, `$1 ${REDACTED}`)
+}
+
+// The value of each secret key in a JSON text, whatever its type: a number or an object holds a
+// secret as well as a string does. true, false and null tell nothing and stay.
+function maskJsonValues(text: string): string {
+  let masked = ''
+  let done = 0
+  for (const match of text.matchAll(JSON_SECRET_KEY)) {
+    const start = match.index + match[0].length
+    // A key inside a value masked already.
+    if (start <= done) continue
+    const end = valueEnd(text, start)
+    if (/^(?:true|false|null|)$/.test(text.slice(start, end))) continue
+    masked += `${text.slice(done, start)}"${REDACTED}"`
+    done = end
+  }
+  return masked + text.slice(done)
 }
 
 export function redactUrl(url: string): string {

@@ -4,6 +4,7 @@ import type * as z from 'zod/mini'
 import { ApiError, excerpt } from './errors.js'
 import type { ApiErrorCode } from './errors.js'
 import type { FieldErrors } from './schemas.js'
+import { MAX_ANSWER_DEPTH, nestsDeeperThan } from './json-text.js'
 
 export type Answer = {
   status: number
@@ -51,8 +52,15 @@ const keepDigits: Reviver = (_key, value, context) =>
     : value
 
 // JSON.parse that keeps every number as the server wrote it: such a number becomes raw JSON,
-// which JSON.stringify prints with its own digits (an id 12345678901234567890 stays that).
+// which JSON.stringify prints with its own digits (an id 12345678901234567890 stays that). A text
+// nested deeper than any answer could be is refused before it is parsed (json-text.ts).
 export function parseJsonText(text: string): unknown {
+  if (nestsDeeperThan(text, MAX_ANSWER_DEPTH)) {
+    throw new ApiError(
+      'unexpected_response',
+      `the server's answer is nested more than ${MAX_ANSWER_DEPTH} levels deep`,
+    )
+  }
   return json.rawJSON && altersNumbers(text) ? json.parse(text, keepDigits) : JSON.parse(text)
 }
 
@@ -175,7 +183,8 @@ export function errorFromResponse(
 export function parseJson(answer: Answer): unknown {
   try {
     return parseJsonText(answer.text)
-  } catch {
+  } catch (error) {
+    if (error instanceof ApiError) throw error
     throw new ApiError(
       'unexpected_response',
       `the server's answer is not JSON (HTTP ${answer.status}): ${excerpt(answer.text) || '(empty body)'}`,

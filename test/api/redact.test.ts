@@ -14,6 +14,27 @@ describe('redaction', () => {
     )
   })
 
+  it('masks a secret value of any type: a number, an object, a list, a value cut short', () => {
+    expect(redactText('{"access_token":12345678901,"token_type":"bearer"}')).toBe(
+      '{"access_token":"[redacted]","token_type":"bearer"}',
+    )
+    expect(
+      redactText('{"token": -1.5e3 , "client_secret" :{"v":"s}3\\"c","n":[1,{}]},"a":2}'),
+    ).toBe('{"token": "[redacted]" , "client_secret" :"[redacted]","a":2}')
+    expect(redactText('{"password":["p1","p2"]}')).toBe('{"password":"[redacted]"}')
+    expect(redactText('got {"access_token": 987654321012')).toBe(
+      'got {"access_token": "[redacted]"',
+    )
+    expect(redactText('got {"access_token":{"jwt":"abc.de')).toBe(
+      'got {"access_token":"[redacted]"',
+    )
+  })
+
+  it('leaves true, false and null: they tell nothing', () => {
+    const body = '{"access_token":null,"secret":false,"token":true}'
+    expect(redactText(body)).toBe(body)
+  })
+
   it('masks form-encoded secrets', () => {
     expect(redactText('client_id=me&client_secret=p%40ss&grant_type=client_credentials')).toBe(
       'client_id=me&client_secret=[redacted]&grant_type=client_credentials',

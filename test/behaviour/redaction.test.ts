@@ -69,6 +69,31 @@ describe('the token endpoint answers 200 with a body chamberctl cannot use', () 
   })
 })
 
+describe('the token endpoint answers a token that is not a string', () => {
+  // Unusable, so the answer is quoted in the error: the numbers are still secrets.
+  const NUMERIC = 987654321012
+  const REFRESH_NUMBER = 456789123
+
+  it.each([
+    ['text', []],
+    ['--json', ['--json']],
+    ['--debug', ['--debug']],
+  ])('%s: never prints it', async (_, flags) => {
+    await serve(() => ({
+      status: 200,
+      body: { access_token: NUMERIC, refresh_token: REFRESH_NUMBER, expires_in: 3600 },
+    }))
+    const { code, stdout, stderr } = await run(['chambers', 'list', ...flags], CLIENT)
+    expect(code).toBe(1)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(/unexpected answer from the server \(HTTP 200\): access_token/)
+    expect(stderr).toContain('"access_token":"[redacted]"')
+    expect(stderr).not.toContain(String(NUMERIC))
+    expect(stderr).not.toContain(String(REFRESH_NUMBER))
+    expectNoSecret(stderr)
+  })
+})
+
 describe('a server that echoes secrets', () => {
   it('masks the bearer token echoed in an HTML error page (text, JSON and --debug)', async () => {
     await serve(() => ({

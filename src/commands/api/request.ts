@@ -2,7 +2,7 @@ import * as z from 'zod/mini'
 import { paginate } from '../../api/paginate.js'
 import { pageOf } from '../../api/answers.js'
 import { parseAnswer, parseJsonText } from '../../api/responses.js'
-import { excerpt } from '../../api/errors.js'
+import { ApiError, excerpt } from '../../api/errors.js'
 import type { Answer } from '../../api/responses.js'
 import type { Method } from '../../api/transport.js'
 import type { Context } from '../../cmdutil/context.js'
@@ -97,8 +97,9 @@ export async function api(opts: Options, ctx: Context): Promise<void> {
 
 async function filterAnswer(io: Context['io'], jq: JqProgram, text: string): Promise<void> {
   try {
-    JSON.parse(text)
-  } catch {
+    parseJsonText(text)
+  } catch (error) {
+    if (error instanceof ApiError) throw error
     throw new CliError(`--jq: the answer is not JSON: ${excerpt(text) || '(empty body)'}`)
   }
   await writeJq(io, jq, text)
