@@ -96,7 +96,10 @@ class Quota {
   }
 }
 
-// One page after another until a page is short or empty, or the limit is reached.
+// One page after another until a page is short or empty, or the limit is reached. Without a
+// total, a server that ignores `page` would be asked forever: that is a page repeating the first
+// one's records from a server that does not echo the page number asked. Records may well repeat
+// (id-less ones, say), so a server that numbers its pages is believed.
 async function* walk<T>(
   fetchPage: FetchPage<T>,
   head: Page<T>,
@@ -105,19 +108,18 @@ async function* walk<T>(
   limit: number,
 ) {
   const quota = new Quota(limit)
+  const firstRecords = JSON.stringify(head.data)
   let page = head
   let number = first
   for (;;) {
     const records = quota.take(page.data)
     if (records.length > 0) yield records
     if (page.data.length === 0 || page.data.length < size || quota.spent) return
-    const seen = JSON.stringify(page.data)
     page = await fetchPage({ page: ++number, perPage: size })
-    // Without a total, a server that ignores `page` would be asked forever.
-    if (page.data.length > 0 && JSON.stringify(page.data) === seen) {
+    if (page.meta.current_page !== number && JSON.stringify(page.data) === firstRecords) {
       throw new ApiError(
         'unexpected_response',
-        `page ${number} of the list is the same as page ${number - 1}: the server seems to ignore the page parameter, and its meta gives no total to stop at`,
+        `page ${number} of the list is the same as page ${first}: the server seems to ignore the page parameter (its answer names no page ${number}), and its meta gives no total to stop at`,
       )
     }
   }

@@ -290,4 +290,43 @@ describe('--all without a usable total', () => {
     expect(error.code).toBe('unexpected_response')
     expect(error.message).toMatch(/^page 2 of the list is the same as page 1/)
   })
+
+  it('refuses it when it numbers every page 1, and from --page N on', async () => {
+    const fetchPage = async () => ({ data: [1, 2], meta: { current_page: 1 } })
+    const error = await failure(collect(paginate(fetchPage, { all: true, perPage: 2 })))
+    expect(error.message).toMatch(/^page 2 of the list is the same as page 1/)
+    const fromThree = async () => ({ data: [5, 6], meta: {} })
+    const later = await failure(collect(paginate(fromThree, { all: true, page: 3, perPage: 2 })))
+    expect(later.message).toMatch(/^page 4 of the list is the same as page 3/)
+  })
+
+  it('walks id-less records that repeat page 1 when the server numbers its pages', async () => {
+    // Five pages of two identical records, then one: no total, only current_page echoed.
+    const requested: number[] = []
+    const fetchPage = async ({ page }: PageRequest) => {
+      requested.push(page)
+      return { data: page < 6 ? [{}, {}] : [{}], meta: { current_page: page } }
+    }
+    expect(await collect(paginate(fetchPage, { all: true, perPage: 2 }))).toHaveLength(11)
+    expect(requested).toEqual([1, 2, 3, 4, 5, 6])
+  })
+
+  it('walks pages that repeat each other but not page 1, whatever the meta', async () => {
+    const pages: Record<number, unknown[]> = {
+      1: ['a', 'b'],
+      2: ['x', 'x'],
+      3: ['x', 'x'],
+      4: ['y'],
+    }
+    const fetchPage = async ({ page }: PageRequest) => ({ data: pages[page] ?? [], meta: {} })
+    expect(await collect(paginate(fetchPage, { all: true, perPage: 2 }))).toEqual([
+      'a',
+      'b',
+      'x',
+      'x',
+      'x',
+      'x',
+      'y',
+    ])
+  })
 })
