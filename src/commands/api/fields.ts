@@ -16,8 +16,14 @@ export async function typedValue(raw: string, stdin: Readable): Promise<unknown>
   return raw
 }
 
+// Objects without a prototype: `__proto__`, `constructor` and `prototype` are keys like any other,
+// sent as written (as gh api sends them), never a way to reach or change Object.prototype.
+export function dictionary(): Record<string, unknown> {
+  return Object.create(null) as Record<string, unknown>
+}
+
 export function toBody(fields: Field[]): Record<string, unknown> {
-  const body: Record<string, unknown> = {}
+  const body = dictionary()
   for (const { key, value } of fields) assign(body, parseKey(key), value, key)
   return body
 }
@@ -31,7 +37,7 @@ function assign(container: Container, parts: string[], value: unknown, key: stri
     else container[part] = value
     return
   }
-  const fresh = () => (rest[0] === '' ? [] : {})
+  const fresh = () => (rest[0] === '' ? [] : dictionary())
   let child: unknown
   if (Array.isArray(container)) container.push((child = fresh()))
   else {

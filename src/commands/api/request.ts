@@ -11,7 +11,7 @@ import type { JqProgram } from '../../io/jq.js'
 import { writeJq, writeList } from '../../io/output.js'
 import { readInputText } from '../../io/input-text.js'
 import { escapeForTerminal, escapeJsonForTerminal } from '../../io/terminal-text.js'
-import { toBody, typedValue } from './fields.js'
+import { dictionary, toBody, typedValue } from './fields.js'
 import type { Field } from './fields.js'
 
 export type Options = {
@@ -124,11 +124,14 @@ function splitPath(raw: string): { path: string; query: Record<string, string> }
     throw new UsageError(`api path ${JSON.stringify(raw)} contains a control character`)
   }
   const url = new URL(raw.startsWith('/') ? raw : `/${raw}`, 'http://path.invalid')
-  return { path: url.pathname, query: Object.fromEntries(url.searchParams) }
+  return {
+    path: url.pathname,
+    query: Object.assign(dictionary(), Object.fromEntries(url.searchParams)),
+  }
 }
 
 function parseHeaders(lines: string[]): Record<string, string> {
-  const headers: Record<string, string> = {}
+  const headers = dictionary() as Record<string, string>
   for (const line of lines) {
     const colon = line.indexOf(':')
     if (colon <= 0) throw new UsageError(`-H ${line}: expected 'Name: value'`)

@@ -16,12 +16,14 @@ import {
   patchProfile,
   patchToken,
   readProfile,
+  runMain,
   startRecorder,
   tokenOf,
   useCommands,
   useSandbox,
 } from '../../helpers/cli.js'
 import type { Recorder } from '../../helpers/cli.js'
+import { startRawListener } from '../../helpers/raw-listener.js'
 import { ApiClient } from '../../sandbox/helpers.js'
 import type { Rec } from '../../sandbox/helpers.js'
 
@@ -227,6 +229,36 @@ describe('api: request bodies', () => {
     expect(created).toMatchObject(expected)
     // The sandbox keeps unknown fields as sent, so what it holds is what went over the wire.
     expect((await api.get(`/chambers/${created.id}`)).body).toMatchObject(expected)
+  })
+
+  it('sends __proto__ and constructor keys as written, in a body and a query', async () => {
+    const listener = await startRawListener((r) =>
+      r.path.endsWith('/auth/token')
+        ? { status: 200, body: { access_token: 'tok-proto-1', expires_in: 3600 } }
+        : { status: 200, body: {} },
+    )
+    const env = {
+      CHAMBERCTL_CONFIG_DIR: tempDir(),
+      CHAMBERCTL_BASE_URL: listener.baseUrl(),
+      CHAMBERCTL_CLIENT_ID: 'ci',
+      CHAMBERCTL_CLIENT_SECRET: 'secret-proto',
+    }
+    try {
+      const fields = ['-f', 'prototype=3', '-F', '__proto__[x]=1', '-F', 'constructor[x]=2']
+      const post = await runMain(['api', '/things', ...fields], { env })
+      expect(post.code, post.stderr).toBe(0)
+      const get = await runMain(['api', '-X', 'GET', '/things?a=1', '-f', '__proto__=1'], { env })
+      expect(get.code, get.stderr).toBe(0)
+      expect(({} as Record<string, unknown>).x).toBeUndefined()
+      const sent = listener.requests.filter((r) => !r.path.endsWith('/auth/token'))
+      expect(sent.map((r) => `${r.method} ${r.path} ${r.body}`)).toEqual([
+        'POST /v2/things {"prototype":"3","__proto__":{"x":1},"constructor":{"x":2}}',
+        'GET /v2/things?a=1&__proto__=1 ',
+      ])
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).x
+      await listener.close()
+    }
   })
 
   it('sends a -F number as a number: the sandbox refuses it for a postal code (exit 2)', async () => {
