@@ -212,14 +212,29 @@ export const includeSchema = z.pipe(
 // ISO 8601 date or date-time, as accepted by filter[date_from]/filter[date_to] and --from/--to.
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/
-export const isoDateSchema = z
-  .string()
-  .check(
-    z.refine(
-      (value) => (ISO_DATE.test(value) || ISO_DATE_TIME.test(value)) && !isNaN(Date.parse(value)),
-      'must be an ISO 8601 date or date-time',
-    ),
-  )
+export const isoDateSchema = z.string().check(
+  z.superRefine((value, ctx) => {
+    const problem =
+      !(ISO_DATE.test(value) || ISO_DATE_TIME.test(value)) || isNaN(Date.parse(value))
+        ? 'must be an ISO 8601 date or date-time'
+        : dayProblem(value)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value })
+  }),
+)
+
+// Date.parse takes any day up to the 31st and rolls it over: 2026-02-30 would be sent as and
+// taken for March 2. A day the month does not have is refused.
+function dayProblem(value: string): string | undefined {
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number]
+  const days = month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31
+  return day > days
+    ? `is not a day of the calendar (${value.slice(0, 7)} has ${days} days)`
+    : undefined
+}
+
+function isLeapYear(year: number): boolean {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+}
 
 function isDateOnly(value: string): boolean {
   return ISO_DATE.test(value)

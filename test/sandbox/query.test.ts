@@ -112,6 +112,7 @@ describe('event dates', () => {
     ['filter[date_from]', '18.06.2025'],
     ['filter[date_to]', '2025-13-45'],
     ['filter[date_to]', ''],
+    ['filter[date_from]', '2026-02-30'],
   ])('answers 422 for the unparsable %s=%j', async (param, value) => {
     expectFieldError(await api.list(EVENTS, { [param]: value }), param)
   })

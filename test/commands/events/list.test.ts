@@ -125,6 +125,32 @@ describe('events list: filters', () => {
     expect(sandbox().requests).toEqual([])
   })
 
+  it.each([
+    ['--from', '2026-02-30', '2026-02 has 28 days'],
+    ['--to', '2026-04-31T10:00:00Z', '2026-04 has 30 days'],
+    ['--from', '2025-02-29', '2025-02 has 28 days'],
+  ])(
+    'refuses %s %s, a day the calendar lacks, before any request: exit 2',
+    async (flag, date, why) => {
+      sandbox().reset()
+      const { code, stderr } = await run(['events', 'list', BIG_CHAMBER, flag, date])
+      expect(code).toBe(2)
+      expect(stderr).toBe(
+        `error: ${flag} ${date}: is not a day of the calendar (${why}), e.g. 2026-03-01\n`,
+      )
+      expect(sandbox().requests).toEqual([])
+    },
+  )
+
+  it('takes the 29th of February of a leap year and the 31st of a long month', async () => {
+    sandbox().reset()
+    const args = ['events', 'list', BIG_CHAMBER, '--from', '2024-02-29', '--to', '2025-12-31']
+    const { code, stderr } = await run([...args, '--json'])
+    expect(code, stderr).toBe(0)
+    const [get] = sandbox().requests.filter((r) => r.method === 'GET')
+    expect(decodeURIComponent(get!.path)).toMatch(/date_from\]=2024-02-29&.*date_to\]=2025-12-31/)
+  })
+
   it('refuses --from after --to before any request: exit 2', async () => {
     sandbox().reset()
     const args = ['events', 'list', BIG_CHAMBER, '--from', '2025-07-01', '--to', '2025-06-01']
