@@ -69,8 +69,10 @@ export function processIO(): IO {
     stderrIsTTY: process.stderr.isTTY === true,
     stdinIsTTY: isatty(0),
     env: process.env,
-    stdoutWidth: process.stdout.isTTY === true ? process.stdout.columns : undefined,
-    stderrWidth: process.stderr.isTTY === true ? process.stderr.columns : undefined,
+    stdoutWidth:
+      process.stdout.isTTY === true ? terminalWidth(process.stdout, process.env) : undefined,
+    stderrWidth:
+      process.stderr.isTTY === true ? terminalWidth(process.stderr, process.env) : undefined,
     onStop(handler) {
       let signalled = false
       const listeners = SIGNALS.map((signal) => {
@@ -94,4 +96,13 @@ export function processIO(): IO {
       }
     },
   }
+}
+
+// The width of a terminal, stdout's or stderr's. One that reports 0 columns (a serial console, a
+// pseudo-terminal nobody sized) is taken as COLUMNS, else 80 (contract §4): a table fitted to 0
+// showed only the id column.
+function terminalWidth({ columns }: { columns?: number }, env: NodeJS.ProcessEnv): number {
+  if (columns !== undefined && columns > 0) return columns
+  const given = Number(env.COLUMNS)
+  return Number.isSafeInteger(given) && given > 0 ? given : 80
 }
