@@ -2,7 +2,12 @@
 // KWallet or KeePassXC on Linux) through @napi-rs/keyring. Loading its native module and opening
 // a D-Bus connection costs tens of milliseconds, so the module is imported only by the calls
 // below, which only login, logout and a token refresh make.
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import type * as KeyringModule from '@napi-rs/keyring'
 import { CliError } from '../errors.js'
+import { cacheDir } from './dir.js'
 
 const SERVICE = 'chamberctl'
 
@@ -22,7 +27,7 @@ type Entry = {
 
 async function entry(account: string): Promise<Entry> {
   try {
-    const { AsyncEntry } = await import('@napi-rs/keyring')
+    const { AsyncEntry } = await nativeKeyring()
     // Pinned to the Secret Service: left to choose, the library falls back silently to the
     // kernel keyring, which forgets everything at reboot.
     return new AsyncEntry(SERVICE, account, { linux: { store: 'secret-service' } })
@@ -53,6 +58,27 @@ export async function removeFromKeyring(account: string): Promise<boolean> {
   return found.deleteCredential().catch((error: unknown) => {
     throw unavailable(error)
   })
+}
+
+type Keyring = typeof KeyringModule
+
+// A single executable carries the platform's addon as an asset, and Node loads an addon only from
+// a file: it is written once into the cache directory, under its digest.
+async function nativeKeyring(): Promise<Keyring> {
+  const sea = process.getBuiltinModule('node:sea')
+  if (!sea.isSea()) return import('@napi-rs/keyring')
+  const addon = Buffer.from(sea.getRawAsset('keyring.node'))
+  const digest = createHash('sha256').update(addon).digest('hex').slice(0, 16)
+  const file = path.join(cacheDir(process.env), 'native', `keyring-${digest}.node`)
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+    const temporary = `${file}.${process.pid}.tmp`
+    writeFileSync(temporary, addon, { mode: 0o700 })
+    renameSync(temporary, file)
+  }
+  const module = { exports: {} as Keyring }
+  process.dlopen(module, file)
+  return module.exports
 }
 
 function unavailable(error: unknown): KeyringUnavailable {

@@ -62,8 +62,11 @@ function shown(line: string, terminal: boolean): string {
   return terminal ? escapeForTerminal(text, '\n\t') : text
 }
 
-// The bundle (one CommonJS file) has it beside itself.
-async function wasmBinary(): Promise<Buffer> {
+// A single executable carries jq.wasm as an asset; the bundle (one CommonJS file) has it beside
+// itself.
+async function wasmBinary(): Promise<ArrayBuffer | Buffer> {
+  const sea = process.getBuiltinModule('node:sea')
+  if (sea.isSea()) return sea.getRawAsset('jq.wasm')
   return readFile(
     typeof __CHAMBERCTL_JQ_WASM__ === 'string'
       ? new URL(__CHAMBERCTL_JQ_WASM__, import.meta.url)

@@ -3,6 +3,7 @@
 // so that no other run pays for source maps. A frame the map does not cover stays as it is.
 import { readFileSync } from 'node:fs'
 import { SourceMap } from 'node:module'
+import path from 'node:path'
 
 // `    at name (file:line:column)` or `    at file:line:column`.
 const FRAME = /^(\s+at (?:.*\()?)([^()\s]+):(\d+):(\d+)(\)?)$/gm
@@ -31,7 +32,9 @@ function parseMap(read: () => string): SourceMap | undefined {
   }
 }
 
-// The npm package has the map beside the bundle.
+// The npm package has the map beside the bundle; a single executable carries it as an asset.
 function mapBeside(file: string): string {
+  const sea = process.getBuiltinModule('node:sea')
+  if (sea.isSea()) return sea.getAsset(`${path.basename(file)}.map`, 'utf8')
   return readFileSync(`${file}.map`, 'utf8')
 }

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ROOT } from '../helpers/run-cli.js'
+import { ROOT, TESTING_BINARY } from '../helpers/run-cli.js'
 
 const dist = (file: string) => path.join(ROOT, 'dist', file)
 const RULE = '='.repeat(78)
@@ -17,7 +17,7 @@ function notices(text: string): Map<string, string> {
   return entries
 }
 
-describe('the npm package', () => {
+describe.skipIf(TESTING_BINARY)('the npm package', () => {
   it('names every package in the bundle in its notices, each with its licence text', () => {
     const map = JSON.parse(readFileSync(dist('chamberctl.cjs.map'), 'utf8')) as {
       sources: string[]

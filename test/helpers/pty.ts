@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs'
 import { stripVTControlCharacters } from 'node:util'
 import { credentialsEnv } from './cli.js'
 import type { SandboxFixture } from './cli.js'
-import { BIN, ROOT } from './run-cli.js'
+import { CLI, ROOT } from './run-cli.js'
 import { Prompts } from './session.js'
 
 export const SCRIPT = '/usr/bin/script'
@@ -41,7 +41,7 @@ export function startPty(args: string[], options: PtyOptions): PtySession {
   const command = [
     `stty cols ${columns} rows ${rows} &&`,
     'exec',
-    ...[process.execPath, BIN, ...args].map(shellQuote),
+    ...[...CLI, ...args].map(shellQuote),
   ].join(' ')
   const child = spawn(SCRIPT, ['-qfec', command, '/dev/null'], {
     cwd: ROOT,

@@ -1,12 +1,22 @@
 // Runs the BUILT CLI (bin/chamberctl.cjs → dist/, built by test/global-setup.ts) as a child process,
 // with the Node that runs the tests (process.execPath, never a `node` from PATH) and an environment
 // made from scratch: CI=true and a private config directory, nothing inherited from the developer.
+// With CHAMBERCTL_E2E_BINARY set to a single executable (`npm run package`), the end-to-end tests
+// run that instead (.ci/run runs them so with no Node on PATH).
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export const BIN = fileURLToPath(new URL('../../bin/chamberctl.cjs', import.meta.url))
+
+const BINARY = process.env.CHAMBERCTL_E2E_BINARY
+export const TESTING_BINARY = BINARY !== undefined && BINARY !== ''
+// The command line that starts the CLI, before its arguments.
+export const CLI: string[] = TESTING_BINARY
+  ? [path.resolve(ROOT, BINARY!)]
+  : [process.execPath, BIN]
 
 export type CliOptions = {
   // CHAMBERCTL_CONFIG_DIR (and HOME, so nothing can reach the real home).
@@ -45,17 +55,12 @@ export function spawnCli(args: string[], options: CliOptions): ChildProcess {
   const limit = options.fileSizeLimitKiB
   const [command, argv] =
     limit === undefined
-      ? [process.execPath, [BIN, ...args]]
+      ? [CLI[0]!, [...CLI.slice(1), ...args]]
       : // bash's ulimit -f counts KiB; Node ignores SIGXFSZ, so a write past it fails (EFBIG).
-        ['bash', ['-c', `ulimit -f ${limit} && exec "$0" "$@"`, process.execPath, BIN, ...args]]
+        ['bash', ['-c', `ulimit -f ${limit} && exec "$0" "$@"`, ...CLI, ...args]]
   const child = spawn(command, argv, {
     cwd: ROOT,
-    env: cliEnv(options.configDir, {
-      // At exit Node restores the default action of SIGXFSZ before it writes its compile cache,
-      // so a cache write past the limit would end a run that ended well with that signal.
-      ...(limit === undefined ? {} : { NODE_DISABLE_COMPILE_CACHE: '1' }),
-      ...options.env,
-    }),
+    env: cliEnv(options.configDir, options.env),
     stdio: [stdin === 'ignore' ? 'ignore' : 'pipe', options.stdout ?? 'pipe', 'pipe'],
   })
   if (typeof stdin === 'object') child.stdin?.end(stdin.text)

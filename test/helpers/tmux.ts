@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { promisify } from 'node:util'
-import { BIN, ROOT } from './run-cli.js'
+import { CLI, ROOT } from './run-cli.js'
 
 const run = promisify(execFile)
 export const TMUX = '/usr/bin/tmux'
@@ -39,7 +39,7 @@ export async function startTmux(
   const tmux = (...argv: string[]) =>
     run(TMUX, ['-L', socket, '-f', '/dev/null', ...argv], { env: { PATH: process.env.PATH } })
   // The exit code is printed after the command, and the window is kept for the last screen.
-  const command = `${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}; echo "exit:$?"; sleep 600`
+  const command = `${[...CLI, ...args].map(shellQuote).join(' ')}; echo "exit:$?"; sleep 600`
   const env = Object.entries({ TERM: 'xterm-256color', ...options.env }).flatMap(([key, value]) => [
     '-e',
     `${key}=${value ?? ''}`,

