@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import type * as KeyringModule from '@napi-rs/keyring'
 import { CliError } from '../errors.js'
 import { cacheDir } from './dir.js'
 
@@ -60,13 +59,14 @@ export async function removeFromKeyring(account: string): Promise<boolean> {
   })
 }
 
-type Keyring = typeof KeyringModule
+const keyringPackage = () => import('@napi-rs/keyring')
+type Keyring = Awaited<ReturnType<typeof keyringPackage>>
 
 // A single executable carries the platform's addon as an asset, and Node loads an addon only from
 // a file: it is written once into the cache directory, under its digest.
 async function nativeKeyring(): Promise<Keyring> {
   const sea = process.getBuiltinModule('node:sea')
-  if (!sea.isSea()) return import('@napi-rs/keyring')
+  if (!sea.isSea()) return keyringPackage()
   const addon = Buffer.from(sea.getRawAsset('keyring.node'))
   const digest = createHash('sha256').update(addon).digest('hex').slice(0, 16)
   const file = path.join(cacheDir(process.env), 'native', `keyring-${digest}.node`)
