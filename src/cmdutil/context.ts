@@ -34,6 +34,9 @@ export type Globals = {
   quiet: boolean
   // --wide: tables keep every column and cut nothing.
   wide: boolean
+  // The pager a terminal's output goes through (--no-pager, CHAMBERCTL_PAGER, PAGER); none in a
+  // pipe.
+  pager?: string
 }
 
 export type ApiOptions = {

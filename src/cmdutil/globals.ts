@@ -44,6 +44,7 @@ type GlobalFlags = {
   insecureHttp?: boolean
   quiet?: boolean
   wide?: boolean
+  pager?: boolean
 }
 
 export function declareGlobals(program: Command): Command {
@@ -79,6 +80,10 @@ export function declareGlobals(program: Command): Command {
       'allow credentials over plain HTTP to a host that is not loopback (env CHAMBERCTL_INSECURE_HTTP=1)',
     )
     .option('-q, --quiet', 'no progress and no informational lines on stderr')
+    .option(
+      '--no-pager',
+      'on a terminal, no pager for output longer than the screen (env CHAMBERCTL_PAGER, PAGER)',
+    )
 }
 
 // Everything but --jq, which needs jq loaded to be compiled (see compileGlobals).
@@ -108,6 +113,7 @@ export function resolveGlobals(flags: GlobalFlags, io: IO): Globals {
     insecureHttp: flags.insecureHttp === true || truthy(env.CHAMBERCTL_INSECURE_HTTP),
     quiet: flags.quiet === true,
     wide: flags.wide === true,
+    pager: io.stdoutIsTTY ? pagerCommand(env, flags.pager !== false) : undefined,
   }
 }
 
@@ -128,6 +134,16 @@ function sandboxVersion(flag: boolean, env: string | undefined): ApiVersion | un
   const version = API_VERSIONS.find((v) => v === value)
   if (!version) throw new UsageError(`CHAMBERCTL_SANDBOX must be v2 or v1, not "${env}"`)
   return version
+}
+
+// The pager of contract §1: CHAMBERCTL_PAGER, else PAGER, else `less -FRX`. --no-pager, an empty
+// CHAMBERCTL_PAGER (or, as git has it, an empty PAGER when that is not set) and `cat` turn it off.
+const DEFAULT_PAGER = 'less -FRX'
+
+function pagerCommand(env: NodeJS.ProcessEnv, enabled: boolean): string | undefined {
+  if (!enabled) return undefined
+  const command = (env.CHAMBERCTL_PAGER ?? env.PAGER ?? DEFAULT_PAGER).trim()
+  return command === '' || command === 'cat' ? undefined : command
 }
 
 function envTimeout(value: string | undefined): number {

@@ -6,9 +6,30 @@ import { columnsOf, fieldNames } from '../api/resources/index.js'
 import type { Descriptor } from '../api/resources/index.js'
 import type { Context } from './context.js'
 import type { OutputRecord } from '../io/output.js'
+import type { IO } from '../io/streams.js'
 import { writeBatches, writeRecord } from '../io/output.js'
 import { clearingProgress, startProgress } from '../io/progress.js'
 import { wrapText } from '../io/wrap.js'
+
+// On a terminal, what a read prints goes through the pager (contract §1), and so do the notes
+// under it when stderr is the same terminal, as git has them; an error is said after the pager
+// has ended. Only the read commands call this: never prompts, never bulk runs.
+export async function paged(
+  ctx: Pick<Context, 'io' | 'globals'>,
+  print: (ctx: Pick<Context, 'io' | 'globals'>, viaPager: boolean) => Promise<void>,
+): Promise<void> {
+  const { io, globals } = ctx
+  const pager = globals.pager && io.startPager ? await io.startPager(globals.pager) : undefined
+  if (!pager) return print(ctx, false)
+  const err = io.stderrIsTTY ? pager.input : io.err
+  const pagedIO: IO = Object.assign(Object.create(io) as IO, { out: pager.input, err })
+  try {
+    await print({ io: pagedIO, globals }, true)
+  } finally {
+    pager.input.end()
+    await pager.closed
+  }
+}
 
 export async function printList<T extends OutputRecord>(
   ctx: Pick<Context, 'io' | 'globals'>,
@@ -16,10 +37,21 @@ export async function printList<T extends OutputRecord>(
   paging: PageOptions,
   resource: Descriptor,
 ): Promise<void> {
+  await paged(ctx, (paged, viaPager) => list(paged, fetchPage, paging, resource, viaPager))
+}
+
+async function list<T extends OutputRecord>(
+  ctx: Pick<Context, 'io' | 'globals'>,
+  fetchPage: FetchPage<T>,
+  paging: PageOptions,
+  resource: Descriptor,
+  viaPager: boolean,
+): Promise<void> {
   const { io, globals } = ctx
   const noun = resource.name
   const walking = paging.all === true || paging.limit !== undefined
-  const progress = walking ? startProgress(io, globals) : undefined
+  // No progress line inside a pager: the pager draws the screen.
+  const progress = walking && !viaPager ? startProgress(io, globals) : undefined
   let fetched = 0
   let lastMeta: PageMeta | undefined
   const counted: FetchPage<T> = async (request) => {

@@ -2,6 +2,7 @@
 // that tests can hand them buffers and choose what is a TTY.
 import type { Readable, Writable } from 'node:stream'
 import { isatty } from 'node:tty'
+import type { Pager } from './pager.js'
 import { describeSystemError } from '../errors.js'
 
 // Why a long run must wind down: a signal, or a stdout that was closed (`| head -1`, EPIPE) or
@@ -27,6 +28,9 @@ export type IO = {
   stdoutWidth?: number
   // The same for stderr, for fitting notes, hints and errors.
   stderrWidth?: number
+  // Starts a pager (io/pager.ts) on the process's terminal; undefined when it cannot. Only the
+  // process's own IO has one: an IO built by hand (tests, embedding) never pages.
+  startPager?(command: string): Promise<Pager | undefined>
   // Calls `handler` on SIGINT (Ctrl-C), SIGTERM, SIGHUP, and when stdout is closed or fails,
   // until the returned function is called. While a handler is registered, none of these ends
   // the process: the command winds down and exits itself. A second signal ends the process at
@@ -73,6 +77,10 @@ export function processIO(): IO {
       process.stdout.isTTY === true ? terminalWidth(process.stdout, process.env) : undefined,
     stderrWidth:
       process.stderr.isTTY === true ? terminalWidth(process.stderr, process.env) : undefined,
+    async startPager(command) {
+      const { spawnPager } = await import('./pager.js')
+      return spawnPager(command, process.env)
+    },
     onStop(handler) {
       let signalled = false
       const listeners = SIGNALS.map((signal) => {

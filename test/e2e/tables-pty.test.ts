@@ -19,7 +19,7 @@ const TIMEOUT = 30_000
 const screenLines = (screen: string) => screen.split(/\r?\n/).filter((line) => line !== '')
 
 async function table(args: string[], columns: number) {
-  const session = startPty(args, {
+  const session = startPty([...args, '--no-pager'], {
     env: terminalEnv(sandbox(), tempDir()),
     columns,
   })
@@ -105,7 +105,7 @@ describe.skipIf(!HAVE_PTY)('members list --all as a table in a pseudo-terminal',
     'prints the first page while every later one is still held back by the server',
     async () => {
       const server = await holdingServer()
-      const session = startPty(['members', 'list', 'ch_0001', '--all'], {
+      const session = startPty(['members', 'list', 'ch_0001', '--all', '--no-pager'], {
         env: {
           TERM: 'xterm',
           HOME: tempDir(),

@@ -3,7 +3,8 @@ import { includeSchema } from '../../api/schemas.js'
 import { chambers, checkFields, events, members } from '../../api/resources/index.js'
 import type { Context } from '../../cmdutil/context.js'
 import { UsageError } from '../../errors.js'
-import { printRecord } from '../../cmdutil/print.js'
+import { paged, printRecord } from '../../cmdutil/print.js'
+import type { OutputRecord } from '../../io/output.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
 
 export type Options = { id: string; include?: string }
@@ -15,6 +16,14 @@ export async function get(opts: Options, ctx: Context): Promise<void> {
   const client = await ctx.api()
   requireV2(client.version, client.baseUrl, include ? '--include' : undefined)
   const chamber = await client.chambers.get(opts.id, { include })
+  await paged(ctx, (paged) => show(paged, chamber, include))
+}
+
+async function show(
+  ctx: Pick<Context, 'io' | 'globals'>,
+  chamber: OutputRecord,
+  include: string[] | undefined,
+): Promise<void> {
   const { format } = ctx.globals
   if (format === 'table') {
     // Every field, and the included lists as tables under headings.
