@@ -31,6 +31,34 @@ export async function paged(
   }
 }
 
+// How long a request runs before a spinner says something is happening (gh waits about as long).
+const SPINNER_DELAY_MS = 300
+
+// `request`, with a spinner on stderr (ora) once it has taken longer than SPINNER_DELAY_MS: only
+// when stdout and stderr are a terminal, never with -q. Gone before anything is printed.
+export async function spinning<T>(
+  ctx: Pick<Context, 'io' | 'globals'>,
+  request: Promise<T>,
+): Promise<T> {
+  const { io, globals } = ctx
+  if (!io.stdoutIsTTY || !io.stderrIsTTY || globals.quiet) return request
+  let settled = false
+  let spinner: { stop(): unknown } | undefined
+  const timer = setTimeout(() => {
+    void import('ora').then(({ default: ora }) => {
+      if (settled) return
+      spinner = ora({ stream: io.err, discardStdin: false, isEnabled: true }).start()
+    })
+  }, SPINNER_DELAY_MS)
+  try {
+    return await request
+  } finally {
+    settled = true
+    clearTimeout(timer)
+    spinner?.stop()
+  }
+}
+
 export async function printList<T extends OutputRecord>(
   ctx: Pick<Context, 'io' | 'globals'>,
   fetchPage: FetchPage<T>,
@@ -55,7 +83,11 @@ async function list<T extends OutputRecord>(
   let fetched = 0
   let lastMeta: PageMeta | undefined
   const counted: FetchPage<T> = async (request) => {
-    const page = await fetchPage(request)
+    // The first page, before anything is printed, with a spinner (not inside a pager: it draws
+    // the screen); the later ones with the progress line.
+    const page = await (fetched === 0 && !viaPager
+      ? spinning(ctx, fetchPage(request))
+      : fetchPage(request))
     lastMeta = page.meta
     fetched += page.data.length
     // A server whose meta has no total gets a count without an end.

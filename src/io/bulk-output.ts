@@ -78,12 +78,13 @@ export function continueLine(left: number, what: string): string {
   return `To continue, run the same command with --resume: it sends only the ${count(left)} ${things} not yet created\n`
 }
 
-// A failure's message and each field's reasons, on one line.
+// A failure's reason on a terminal, on one line: what the server said about each field
+// (`email: already a member of ch_0003`), and its status line only when it named no field.
 export function reasonText(error: { message: string; fields?: Record<string, string[]> }): string {
   const reasons = Object.entries(error.fields ?? {}).map(
-    ([field, messages]) => `${field} ${messages.join(', ')}`,
+    ([field, messages]) => `${field}: ${messages.join(', ')}`,
   )
-  return [error.message, ...reasons].join('; ')
+  return reasons.length > 0 ? reasons.join('; ') : error.message
 }
 
 // `1,998 created, 2 failed in 4.1 s`, `676 created, 4,323 not sent (interrupted) in 3.2 s`: every
@@ -115,20 +116,28 @@ export type BulkProgress = {
   stop(): void
 }
 
-// A bar on stderr, only on a terminal and never with -q: count/total, rate and time left.
+// A bar on stderr, only on a terminal, never when stdout is a pipe (its reader may be writing to
+// the same terminal) and never with -q: count/total, rate and time left, always whole: the bar
+// gives up cells to fit the terminal's width.
 export async function startBulkProgress(
-  io: Pick<IO, 'err' | 'stderrIsTTY' | 'stdoutIsTTY'>,
+  io: Pick<IO, 'err' | 'stderrIsTTY' | 'stdoutIsTTY' | 'stdoutIsPipe' | 'stderrWidth'>,
   opts: { quiet: boolean },
   total: number,
   noun: string,
 ): Promise<BulkProgress | undefined> {
-  if (!io.stderrIsTTY || opts.quiet || total === 0) return undefined
+  if (!io.stderrIsTTY || io.stdoutIsPipe || opts.quiet || total === 0) return undefined
   const { SingleBar } = (await import('cli-progress')).default
   const started = Date.now()
+  const all = count(total)
+  const text = `{done}/{all} ${noun} | {rate}/s | ETA {eta_formatted}`
+  // The text at its longest: every count as long as the total, a rate of 99,999/s, an ETA of
+  // 99h59m; the bar takes what is left of the line, up to 24 cells.
+  const longest = `${all}/${all} ${noun} | 99,999/s | ETA 99h59m`.length
+  const barsize = Math.max(0, Math.min(24, (io.stderrWidth ?? 80) - 1 - longest))
   const bar = new SingleBar({
     stream: io.err,
-    format: `{bar} {done}/{all} ${noun} | {rate}/s | ETA {eta_formatted}`,
-    barsize: 24,
+    format: barsize > 0 ? `{bar} ${text}` : text,
+    barsize,
     barCompleteChar: '█',
     barIncompleteChar: '░',
     // The time left from the last 50 rows, not the last 10: rows settle in bursts.
@@ -142,7 +151,6 @@ export async function startBulkProgress(
   let value = 0
   let stopped = false
   const rate = () => Math.round(value / Math.max((Date.now() - started) / 1000, 0.001))
-  const all = count(total)
   bar.start(total, 0, { rate: 0, done: '0', all })
   return {
     tick() {

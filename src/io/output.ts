@@ -89,13 +89,14 @@ export async function writeBatches(
   const terminal = io.stdoutIsTTY
   switch (opts.format) {
     case 'json': {
+      const paint = jsonPainter(io, opts)
       // Byte-for-byte what JSON.stringify(array, null, terminal ? 2 : 0) would print (escaped for
       // a terminal on one).
       return stream(
         io.out,
         batches,
         (record, index) => {
-          const json = toJson(project(record, opts.fields), terminal)
+          const json = paint(toJson(project(record, opts.fields), terminal))
           return `${index === 0 ? '[' : ','}${terminal ? `\n  ${json.replace(/\n/g, '\n  ')}` : json}`
         },
         (count) => (count === 0 ? '[]\n' : terminal ? '\n]\n' : ']\n'),
@@ -152,8 +153,10 @@ export async function writeRecord(
   }
   const terminal = io.stdoutIsTTY
   switch (opts.format) {
-    case 'json':
-      return put(io.out, `${toJson(project(record, opts.fields), terminal)}\n`)
+    case 'json': {
+      const paint = jsonPainter(io, opts)
+      return put(io.out, `${paint(toJson(project(record, opts.fields), terminal))}\n`)
+    }
     case 'ndjson':
       return put(io.out, `${toJson(project(record, opts.fields), false, terminal)}\n`)
     case 'tsv':
@@ -224,6 +227,27 @@ export function writeError(
 
 function project(record: OutputRecord, fields: readonly string[] | undefined): OutputRecord {
   return fields ? pickFields(record, fields) : record
+}
+
+// JSON on a terminal in colour, as gh and jq show it: keys bold blue, strings green, numbers cyan,
+// true, false and null yellow. Never in a pipe (not even with FORCE_COLOR: a machine format stays
+// what it is) and never without colour (NO_COLOR, --no-color).
+const JSON_TOKEN =
+  /("(?:[^"\\]|\\.)*")(\s*:)?|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\b(?:true|false|null)\b/g
+
+function jsonPainter(io: OutputIO, opts: Pick<OutputOptions, 'color'>): (json: string) => string {
+  if (!io.stdoutIsTTY || !opts.color) return (json) => json
+  return (json) =>
+    json.replace(JSON_TOKEN, (token: string, text?: string, colon?: string) => {
+      if (text === undefined) {
+        return /^[tfn]/.test(token)
+          ? `\u001b[33m${token}\u001b[39m`
+          : `\u001b[36m${token}\u001b[39m`
+      }
+      return colon === undefined
+        ? `\u001b[32m${text}\u001b[39m`
+        : `\u001b[1;34m${text}\u001b[22;39m${colon}`
+    })
 }
 
 // Pretty JSON is for a terminal, so it is escaped for one; compact JSON only when asked.

@@ -1,13 +1,14 @@
-// A one-line progress note on stderr, only on a TTY and never with -q: scripts see nothing.
+// A one-line progress note on stderr, only on a TTY, never when stdout is a pipe (its reader may
+// draw on the same terminal: `| less`) and never with -q: scripts see nothing.
 import type { IO } from './streams.js'
 
 export type Progress = { update(text: string): void; stop(): void }
 
 export function startProgress(
-  io: Pick<IO, 'err' | 'stderrIsTTY'>,
+  io: Pick<IO, 'err' | 'stderrIsTTY' | 'stdoutIsPipe' | 'stderrWidth'>,
   opts: { quiet: boolean },
 ): Progress | undefined {
-  if (!io.stderrIsTTY || opts.quiet) return undefined
+  if (!io.stderrIsTTY || io.stdoutIsPipe || opts.quiet) return undefined
   let shown = false
   return {
     update(text) {

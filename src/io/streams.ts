@@ -1,6 +1,7 @@
 // The one owner of the process's streams. Commands write through it, never to process.*, so
 // that tests can hand them buffers and choose what is a TTY.
 import type { Readable, Writable } from 'node:stream'
+import { fstatSync } from 'node:fs'
 import { isatty } from 'node:tty'
 import type { Pager } from './pager.js'
 import { describeSystemError } from '../errors.js'
@@ -28,6 +29,9 @@ export type IO = {
   stdoutWidth?: number
   // The same for stderr, for fitting notes, hints and errors.
   stderrWidth?: number
+  // Whether stdout is a pipe (or a socket): its reader may be drawing on the same terminal, so
+  // no progress is drawn on stderr then (contract §4). Not a pipe: a terminal, a file.
+  stdoutIsPipe?: boolean
   // Starts a pager (io/pager.ts) on the process's terminal; undefined when it cannot. Only the
   // process's own IO has one: an IO built by hand (tests, embedding) never pages.
   startPager?(command: string): Promise<Pager | undefined>
@@ -77,6 +81,7 @@ export function processIO(): IO {
       process.stdout.isTTY === true ? terminalWidth(process.stdout, process.env) : undefined,
     stderrWidth:
       process.stderr.isTTY === true ? terminalWidth(process.stderr, process.env) : undefined,
+    stdoutIsPipe: isPipe(1),
     async startPager(command) {
       const { spawnPager } = await import('./pager.js')
       return spawnPager(command, process.env)
@@ -113,4 +118,13 @@ function terminalWidth({ columns }: { columns?: number }, env: NodeJS.ProcessEnv
   if (columns !== undefined && columns > 0) return columns
   const given = Number(env.COLUMNS)
   return Number.isSafeInteger(given) && given > 0 ? given : 80
+}
+
+function isPipe(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd)
+    return stat.isFIFO() || stat.isSocket()
+  } catch {
+    return false
+  }
 }

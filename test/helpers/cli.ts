@@ -179,6 +179,7 @@ export type RunOptions = {
   stderrIsTTY?: boolean
   stdinIsTTY?: boolean
   stdoutWidth?: number
+  stdoutIsPipe?: boolean
   // Text that stdin yields before it ends, or a stream the test writes to as it likes.
   stdin?: string | Readable
   // The retry backoff's clock (see recordingSleep); by default a retry really waits.
@@ -206,6 +207,7 @@ export async function runMain(args: string[], options: RunOptions = {}): Promise
     stderrIsTTY: options.stderrIsTTY,
     stdinIsTTY: options.stdinIsTTY,
     stdoutWidth: options.stdoutWidth,
+    stdoutIsPipe: options.stdoutIsPipe,
     env: options.env,
     stdin: typeof options.stdin === 'string' ? options.stdin : undefined,
   })

@@ -11,6 +11,7 @@ export type TestIOOptions = {
   // What stdin yields before it ends; an empty, already ended stdin when not given.
   stdin?: string
   stdoutWidth?: number
+  stdoutIsPipe?: boolean
 }
 
 export type TestIO = {
@@ -57,6 +58,7 @@ export function createTestIO(options: TestIOOptions = {}): TestIO {
       env: options.env ?? {},
       stdoutWidth: options.stdoutWidth,
       stderrWidth: options.stderrIsTTY ? options.stdoutWidth : undefined,
+      stdoutIsPipe: options.stdoutIsPipe,
       onStop(handler) {
         handlers.add(handler)
         return () => void handlers.delete(handler)

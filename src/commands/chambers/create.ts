@@ -37,7 +37,7 @@ export async function create(opts: Options, ctx: Context): Promise<void> {
   const { globals } = ctx
   checkFields(chambers, globals.fields)
   const client = await ctx.api()
-  requireV2(client.version, client.baseUrl, 'chambers create')
+  requireV2(ctx, client, 'chambers create')
   const body = await gather(opts, ctx)
 
   const prompting = checkGiven(

@@ -13,7 +13,7 @@ export async function list(opts: Options, ctx: Context): Promise<void> {
   const paging = pageOptions(opts)
   const sort = parseSort('chambers', opts.sort)
   const client = await ctx.api()
-  requireV2(client.version, client.baseUrl, usedFlag(opts, V2_FLAGS))
+  requireV2(ctx, client, usedFlag(opts, V2_FLAGS))
   const filters = { type: opts.type, status: opts.status, sort }
   await printList(ctx, (p) => client.chambers.list({ ...filters, ...p }), paging, chambers)
 }

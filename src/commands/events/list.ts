@@ -30,7 +30,7 @@ export async function list(opts: Options, ctx: Context): Promise<void> {
     throw new UsageError(`--from ${opts.from} is after --to ${opts.to}: no event could match`)
   }
   const client = await ctx.api()
-  requireV2(client.version, client.baseUrl, 'events list')
+  requireV2(ctx, client, 'events list')
   await printList(
     ctx,
     (p) => client.events.list(opts.chamberId, { ...filters, ...p }),

@@ -40,7 +40,7 @@ export async function exportFixture(opts: Options, ctx: Context): Promise<void> 
     throw new UsageError('give chamber ids or --type/--status, not both')
   }
   const client = await ctx.api()
-  requireV2(client.version, client.baseUrl, usedFlag(opts, V2_FLAGS))
+  requireV2(ctx, client, usedFlag(opts, V2_FLAGS))
   const records = ids.length ? await namedChambers(client, ids) : await allChambers(client, opts)
 
   const report = new Report()

@@ -39,7 +39,7 @@ const TYPE_SAMPLE = 500
 export async function add(opts: Options, ctx: Context): Promise<void> {
   checkId(opts.chamberId, 'chamber id')
   const client = await ctx.api({ connections: opts.concurrency })
-  requireV2(client.version, client.baseUrl, 'members add')
+  requireV2(ctx, client, 'members add')
   const overrides = flagFields(opts)
   const input = opts.fromFile ? await readRecordsInput(opts.fromFile, ctx.io.in) : undefined
   if (input?.kind === 'bulk') {

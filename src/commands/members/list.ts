@@ -15,7 +15,7 @@ export async function list(opts: Options, ctx: Context): Promise<void> {
   const paging = pageOptions(opts)
   const sort = parseSort('members', opts.sort)
   const client = await ctx.api()
-  requireV2(client.version, client.baseUrl, usedFlag(opts, { status: '--status', sort: '--sort' }))
+  requireV2(ctx, client, usedFlag(opts, { status: '--status', sort: '--sort' }))
   const filters = { status: opts.status, sort }
   await printList(
     ctx,

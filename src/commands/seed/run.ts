@@ -63,7 +63,7 @@ export async function seed(opts: Options, ctx: Context): Promise<void> {
   }
   checkFields(opts.dryRun ? seedPlan : seedResults, ctx.globals.fields)
   const client = await ctx.api({ connections: opts.concurrency })
-  requireV2(client.version, client.baseUrl, 'seed')
+  requireV2(ctx, client, 'seed')
   // The chambers the file names by id must exist before anything is sent.
   const given = new Map<string, string>()
   for (const chamber of fixture.chambers) {
