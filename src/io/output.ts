@@ -27,7 +27,7 @@ import type { IO } from './streams.js'
 import type { OutputRecord } from './values.js'
 import { escapeForTerminal, escapeJsonForTerminal } from './terminal-text.js'
 import { cellText, escapeTsv, getPath, pickFields } from './values.js'
-import { writeNote } from './wrap.js'
+import { wrapText, writeNote } from './wrap.js'
 
 export { getPath } from './values.js'
 export type { OutputRecord } from './values.js'
@@ -200,7 +200,7 @@ export type ErrorReport = {
 // Synchronous and free of imports on purpose: it runs in the top-level error handler, which must
 // report even when the failure was a module that would not load.
 export function writeError(
-  io: Pick<IO, 'err'> & Partial<Pick<IO, 'stderrIsTTY'>>,
+  io: Pick<IO, 'err'> & Partial<Pick<IO, 'stderrIsTTY' | 'stderrWidth'>>,
   error: ErrorReport,
   // Terminal cells a field name takes, to align the field table: string-width, which the caller
   // loads only when there is a table, and which a failed load leaves to the name's length.
@@ -209,7 +209,15 @@ export function writeError(
   const displayWidth = opts.width ?? ((text: string) => text.length)
   // The SGR codes chalk uses for red; not worth loading chalk for one word.
   const label = opts.color ? '\u001b[31merror:\u001b[39m' : 'error:'
-  let text = `${label} ${escapeForTerminal(error.message.trimEnd(), '\n\t')}\n`
+  // Each line of the message wrapped to the terminal (a list of missing flags is long), the label
+  // coloured once the line is fitted.
+  const message = escapeForTerminal(error.message.trimEnd(), '\n\t')
+    .split('\n')
+    .map((line, i) =>
+      wrapText(i === 0 ? `error: ${line}` : line, io.stderrWidth, { measure: displayWidth }),
+    )
+    .join('\n')
+  let text = `${label}${message.slice('error:'.length)}\n`
   const lines = Object.entries(error.fields ?? {}).flatMap(([field, messages]) =>
     messages.map((message) => [escapeForTerminal(field), escapeForTerminal(message)] as const),
   )

@@ -123,3 +123,20 @@ describe('JSON', () => {
     expect(piped.stdout).toBe(`${JSON.stringify(JSON.parse(piped.stdout))}\n`)
   })
 })
+
+describe('lines that fit', () => {
+  it('wraps an error to the terminal, the label coloured, the words all there', async () => {
+    const result = await run(['members', 'add', 'ch_0009'], {
+      stdoutIsTTY: true,
+      stderrIsTTY: true,
+      stdoutWidth: 40,
+      env: { FORCE_COLOR: '1' },
+    })
+    expect(result.code).toBe(2)
+    expect(result.stderr.startsWith('\u001b[31merror:\u001b[39m ')).toBe(true)
+    const shown = stripVTControlCharacters(result.stderr).trimEnd().split('\n')
+    expect(shown.length).toBeGreaterThan(1)
+    for (const line of shown) expect(stringWidth(line), line).toBeLessThanOrEqual(40)
+    expect(shown.join(' ')).toMatch(/--name.*--email.*--membership-type/)
+  })
+})

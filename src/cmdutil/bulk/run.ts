@@ -34,6 +34,7 @@ import type { BulkProgress, BulkResultsOptions } from '../../io/bulk-output.js'
 import type { Batches, OutputRecord } from '../../io/output.js'
 import { batchesOf } from '../../io/output.js'
 import type { StopReason } from '../../io/streams.js'
+import { writeNote } from '../../io/wrap.js'
 import type { Context } from '../context.js'
 
 // `unknown`: sent, and no answer came back: the record may exist. `not_sent`: the run ended
@@ -336,7 +337,7 @@ export class BulkRun {
           : undefined
       io.err.write(`${bulkSummary(counts, { note, elapsedMs: Date.now() - this.started })}\n`)
     }
-    if (this.left > 0) io.err.write(continueLine(this.left, opts.noun))
+    if (this.left > 0) writeNote(io, continueLine(this.left, opts.noun).trimEnd())
     // The results and the summary already say what happened.
     if (this.reason) return new SilentError(STOP_EXIT[this.reason], 'interrupted')
     // Records that may exist must be looked up before anything is re-sent: that outranks failures.
