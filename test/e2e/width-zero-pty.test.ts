@@ -9,7 +9,7 @@ const sandbox = useSandbox({ now: () => NOW })
 const tempDir = useTempDirs('chamberctl-width-zero-')
 
 async function listAtWidthZero(env: NodeJS.ProcessEnv): Promise<string[]> {
-  const session = startPty(['chambers', 'list', '--no-color'], {
+  const session = startPty(['chambers', 'list', '--no-color', '--no-pager'], {
     env: { ...terminalEnv(sandbox(), tempDir()), ...env },
     columns: 0,
     rows: 0,
