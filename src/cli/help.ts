@@ -5,7 +5,7 @@
 // `help options` and `help reference` print the manual, whose text is loaded only then.
 import { Help } from 'commander'
 import type { Command, Option } from 'commander'
-import { about, examplesOf, longOf, takesGlobal } from '../cmdutil/manual.js'
+import { about, examplesOf, longOf, takesGlobal, topicsOf } from '../cmdutil/manual.js'
 import { UsageError } from '../errors.js'
 import { isNear } from '../io/suggest.js'
 
@@ -43,13 +43,17 @@ export function configureHelp(program: Command): void {
   })
 }
 
-// What the help shows after commander's part: the long description, then the examples.
+// What the help shows after commander's part: the long description, the examples, then the
+// topics that say more.
 function commandExtras(cmd: Command): string {
   const parts: string[] = []
   const long = longOf(cmd)
   if (long) parts.push(long.trimEnd())
   const examples = exampleText(cmd)
   if (examples) parts.push(`Examples:\n${examples}`)
+  const topics = topicsOf(cmd)
+  if (topics.length)
+    parts.push(`Learn more:\n${topics.map((t) => `  chamberctl help ${t}`).join('\n')}`)
   if (!parts.length) return ''
   return `\n${parts.join('\n\n')}\n`
 }

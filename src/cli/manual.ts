@@ -8,7 +8,7 @@ import exitCodes from './topics/exit-codes.md?raw'
 import fixtures from './topics/fixtures.md?raw'
 import formatting from './topics/formatting.md?raw'
 import commands from './topics/commands.md?raw'
-import { examplesOf, longOf, takesGlobal } from '../cmdutil/manual.js'
+import { examplesOf, longOf, takesGlobal, topicsOf } from '../cmdutil/manual.js'
 import type { Topic } from './help.js'
 import { commandPath, isHidden } from './help.js'
 
@@ -97,6 +97,10 @@ export function commandMarkdown(command: Command, level = 2): string {
     out.push('Examples:', '', '```sh')
     out.push(examples.map(([what, line]) => `# ${what}\n${line}`).join('\n\n'))
     out.push('```', '')
+  }
+  const topics = topicsOf(command)
+  if (topics.length) {
+    out.push(`Learn more: ${topics.map((t) => `\`chamberctl help ${t}\``).join(', ')}.`, '')
   }
   return out.join('\n')
 }

@@ -27,6 +27,8 @@ type About = {
   // What the help shows after the options: how the command behaves, in Markdown (the command's
   // manual.md beside its registration).
   long?: string
+  // The help topics (`chamberctl help <topic>`) that say more about what it does.
+  topics?: readonly string[]
   // The global options that apply beyond those every command takes; left out, none apply (a noun
   // that only groups its verbs, `help`, `completion`).
   globals?: readonly string[]
@@ -41,6 +43,10 @@ export function about(command: Command, what: About): Command {
 
 export function examplesOf(command: Command): readonly Example[] {
   return ABOUT.get(command)?.examples ?? []
+}
+
+export function topicsOf(command: Command): readonly string[] {
+  return ABOUT.get(command)?.topics ?? []
 }
 
 export function longOf(command: Command): string | undefined {

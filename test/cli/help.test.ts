@@ -5,6 +5,7 @@ import type { Command } from 'commander'
 import { describe, expect, it } from 'vitest'
 import { RESOURCES, fieldNames } from '../../src/api/resources/index.js'
 import { createContext } from '../../src/cli/main.js'
+import { TOPICS } from '../../src/cli/help.js'
 import { createProgram } from '../../src/cli/program.js'
 import { lines, runMain, useCommands, useSandbox } from '../helpers/cli.js'
 import { createTestIO } from '../helpers/test-io.js'
@@ -165,6 +166,20 @@ describe('help', () => {
     }
     expect(stdout).toContain('`--concurrency <n>`')
     expect(stdout).toContain('chamberctl seed fixture.yaml --dry-run --offline')
+  })
+
+  it.each(visiblePaths().map((path) => [path.join(' ') || '(program)', path]))(
+    '%s: the topics its help points to exist',
+    async (_name, path) => {
+      const help = (await runMain([...path, '--help'])).stdout
+      const named = [...help.matchAll(/^ {2}chamberctl help (\S+)$/gm)].map((m) => m[1]!)
+      for (const topic of named) expect(Object.keys(TOPICS)).toContain(topic)
+    },
+  )
+
+  it('members add points to the bulk topic', async () => {
+    const help = (await runMain(['members', 'add', '--help'])).stdout
+    expect(help).toMatch(/^Learn more:\n {2}chamberctl help bulk$/m)
   })
 
   it('a command with a manual page shows it in its help', async () => {

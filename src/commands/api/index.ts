@@ -29,6 +29,7 @@ export function registerApi(program: Command, ctx: Context): void {
       await api({ path, ...flags }, ctx)
     })
   about(apiCommand, {
+    topics: ['exit-codes', 'formatting'],
     long: manual,
     // The body as the server sent it: JSON (-o ndjson, one record a line with --paginate) and jq.
     globals: [...SERVER, '--output', '--json', '--jq'],

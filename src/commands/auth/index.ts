@@ -16,6 +16,7 @@ export function registerAuth(program: Command, ctx: Context): void {
       await login(flags, ctx)
     })
   about(loginCommand, {
+    topics: ['credentials'],
     long: loginManual,
     globals: ['--profile', '--base-url', '--timeout', '--insecure-http', '--debug', '--no-input'],
     examples: [
@@ -36,6 +37,7 @@ export function registerAuth(program: Command, ctx: Context): void {
       await logout(ctx)
     })
   about(logoutCommand, {
+    topics: ['credentials'],
     globals: ['--profile'],
     examples: [
       ['Forget the default profile’s token and secret', 'chamberctl logout'],
@@ -58,6 +60,7 @@ export function registerAuth(program: Command, ctx: Context): void {
       await status(ctx)
     })
   about(statusCommand, {
+    topics: ['credentials'],
     globals: [...SERVER, ...OUTPUT],
     examples: [
       ['Every profile, and whether the active one can authenticate', 'chamberctl auth status'],
@@ -73,6 +76,7 @@ export function registerAuth(program: Command, ctx: Context): void {
       await switchProfile({ profile }, ctx)
     })
   about(switchCommand, {
+    topics: ['credentials'],
     globals: [],
     examples: [
       ['Use the staging profile from now on', 'chamberctl auth switch staging'],
@@ -87,6 +91,7 @@ export function registerAuth(program: Command, ctx: Context): void {
       await token(ctx)
     })
   about(tokenCommand, {
+    topics: ['credentials'],
     globals: SERVER,
     examples: [
       [

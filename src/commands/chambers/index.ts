@@ -38,6 +38,7 @@ export function registerChambers(program: Command, ctx: Context): void {
     await list(flags, ctx)
   })
   about(listCommand, {
+    topics: ['formatting'],
     globals: [...SERVER, ...OUTPUT],
     examples: [
       ['The headquarters, by name, Z to A', 'chamberctl chambers list --type hq --sort -name'],
@@ -57,6 +58,7 @@ export function registerChambers(program: Command, ctx: Context): void {
       await get({ id, ...flags }, ctx)
     })
   about(getCommand, {
+    topics: ['formatting'],
     globals: [...SERVER, ...OUTPUT],
     examples: [
       ['Every field of one chamber', 'chamberctl chambers get ch_0001'],
@@ -83,6 +85,7 @@ export function registerChambers(program: Command, ctx: Context): void {
       await create(flags, ctx)
     })
   about(createCommand, {
+    topics: ['bulk'],
     globals: [...SERVER, ...OUTPUT, ...INPUT],
     examples: [
       ['Prompted for every value (on a terminal)', 'chamberctl chambers create'],

@@ -27,6 +27,7 @@ export function registerEvents(program: Command, ctx: Context): void {
     await list({ chamberId, ...flags }, ctx)
   })
   about(listCommand, {
+    topics: ['formatting'],
     globals: [...SERVER, ...OUTPUT],
     examples: [
       ['The upcoming events', 'chamberctl events list ch_0001 --status upcoming'],

@@ -18,6 +18,7 @@ export function registerExport(program: Command, ctx: Context): void {
       await exportFixture({ chamberIds, ...flags }, ctx)
     })
   about(exportCommand, {
+    topics: ['fixtures'],
     // YAML, or JSON with --json: a fixture has no columns to pick and is not filtered.
     globals: [...SERVER, '--output', '--json'],
     examples: [

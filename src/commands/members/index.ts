@@ -30,6 +30,7 @@ export function registerMembers(program: Command, ctx: Context): void {
     await list({ chamberId, ...flags }, ctx)
   })
   about(listCommand, {
+    topics: ['formatting'],
     globals: [...SERVER, ...OUTPUT],
     examples: [
       ['The first page, as a table', 'chamberctl members list ch_0001'],
@@ -69,6 +70,7 @@ export function registerMembers(program: Command, ctx: Context): void {
       await add({ chamberId, ...flags }, ctx)
     })
   about(addCommand, {
+    topics: ['bulk', 'formatting'],
     globals: [...SERVER, ...OUTPUT, ...INPUT],
     examples: [
       ['Prompted for what is missing (on a terminal)', 'chamberctl members add ch_0001'],

@@ -20,6 +20,7 @@ export function registerSeed(program: Command, ctx: Context): void {
       await seed({ file, ...flags }, ctx)
     })
   about(seedCommand, {
+    topics: ['fixtures', 'bulk'],
     globals: [...SERVER, ...OUTPUT, ...INPUT],
     examples: [
       ['Create what a fixture describes', 'chamberctl seed fixture.yaml'],
