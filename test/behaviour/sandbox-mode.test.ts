@@ -116,4 +116,31 @@ describe('--sandbox', () => {
     expect(code).toBe(3)
     expect(stderr).toBe('error: chamber ch_0404 not found (HTTP 404)\n')
   })
+  it('knows an earlier bulk run across processes, though each listens on a new port', async () => {
+    const dir = tempDir()
+    const rows = path.join(dir, 'rows.csv')
+    writeFileSync(
+      rows,
+      'name,email,membership_type\n' +
+        'One,one@rerun.example.com,standard\n' +
+        'Two,two@rerun.example.com,standard\n' +
+        'Again,two@rerun.example.com,standard\n',
+    )
+    const add = ['members', 'add', 'ch_0002', '--from-file', rows, '--sandbox', '-o', 'ndjson']
+    const first = await run(add, dir)
+    expect(first.code).toBe(1)
+    expect(first.stderr).toContain('2 created, 1 failed')
+    // The same input again, in a process whose sandbox listens on another port: refused.
+    const again = await run(add, dir)
+    expect(again.code).toBe(2)
+    expect(again.stderr).toContain(
+      'an earlier run of this input against chamber ch_0002 at the embedded sandbox (v2)',
+    )
+    const listed = await run(['members', 'list', 'ch_0002', '--all', '--sandbox', '--json'], dir)
+    const emails = (JSON.parse(listed.stdout) as { email: string }[]).map((m) => m.email)
+    expect(emails.filter((email) => email.endsWith('@rerun.example.com')).sort()).toEqual([
+      'one@rerun.example.com',
+      'two@rerun.example.com',
+    ])
+  })
 })

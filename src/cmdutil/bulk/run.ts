@@ -39,6 +39,15 @@ import type { Context } from '../context.js'
 
 // `unknown`: sent, and no answer came back: the record may exist. `not_sent`: the run ended
 // before its turn came.
+// The server a run writes to, as its journal is keyed and its messages name it. The embedded
+// sandbox listens on a new port in each process, so it is named by its API version (its data is
+// the config directory's, like the journal): by its URL, a later run under --sandbox would never
+// find the earlier run's journal, so a plain re-run was not refused and --resume had nothing to
+// continue.
+export function serverOf(ctx: Context, baseUrl: string): string {
+  return ctx.globals.sandbox ? `the embedded sandbox (${ctx.globals.sandbox})` : baseUrl
+}
+
 export type RowStatus = 'created' | 'skipped' | 'failed' | 'unknown' | 'not_sent'
 export type RowError = JournalError
 

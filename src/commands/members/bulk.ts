@@ -10,7 +10,7 @@ import type { MemberCreate } from '../../api/schemas.js'
 import { columnsOf } from '../../api/resources/index.js'
 import { memberFailures, memberResults } from '../../api/resources/results.js'
 import type { Context } from '../../cmdutil/context.js'
-import { BulkRun } from '../../cmdutil/bulk/run.js'
+import { BulkRun, serverOf } from '../../cmdutil/bulk/run.js'
 import type { Outcome } from '../../cmdutil/bulk/run.js'
 import { MemberIndex, requireChamber } from '../../cmdutil/bulk/lookups.js'
 import { ExitCode, SilentError } from '../../errors.js'
@@ -49,7 +49,7 @@ export async function addMany(client: Client, ctx: Context, opts: BulkOptions): 
     ctx,
     {
       kind: 'members add',
-      target: `chamber ${opts.chamberId} at ${client.baseUrl}`,
+      target: `chamber ${opts.chamberId} at ${serverOf(ctx, client.baseUrl)}`,
       content: jobs.map((job) => job.body ?? null),
       noun: 'row',
       total: jobs.filter((job) => job.body).length,

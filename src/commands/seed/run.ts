@@ -10,7 +10,7 @@ import { paginate } from '../../api/paginate.js'
 import { idText, isAnswerId } from '../../api/answers.js'
 import type { AnswerId, AnswerRecord } from '../../api/answers.js'
 import { ApiError } from '../../api/errors.js'
-import { BulkRun, NOT_SENT } from '../../cmdutil/bulk/run.js'
+import { BulkRun, NOT_SENT, serverOf } from '../../cmdutil/bulk/run.js'
 import type { Outcome } from '../../cmdutil/bulk/run.js'
 import { MemberIndex, folded, requireChamber } from '../../cmdutil/bulk/lookups.js'
 import type { Context } from '../../cmdutil/context.js'
@@ -81,7 +81,7 @@ export async function seed(opts: Options, ctx: Context): Promise<void> {
     ctx,
     {
       kind: 'seed',
-      target: client.baseUrl,
+      target: serverOf(ctx, client.baseUrl),
       content: fixture.chambers,
       noun: 'record',
       total: fixture.chambers.reduce((n, c) => n + 1 + c.members.length, 0),
