@@ -25,6 +25,7 @@ import { main } from '../../src/cli/main.js'
 import type { Profile } from '../../src/config/profiles.js'
 import { tokenKey } from '../../src/config/tokens.js'
 import type { ProfileToken } from '../../src/config/tokens.js'
+import { demoDataset } from '../../src/sandbox/demo-data.js'
 import { startSandbox } from '../../src/sandbox/server.js'
 import type { RequestLogEntry, Sandbox, SandboxOptions } from '../../src/sandbox/server.js'
 import { startProxy } from './proxy.js'
@@ -431,6 +432,13 @@ export function useCommands(fixture: () => SandboxFixture) {
       })
     },
   }
+}
+
+// The usual set-up of a command test file: one sandbox for the file on the clock NOW, its demo
+// data as of that day (what the tests expect to read), and useCommands' ways of running.
+export function useDemoSandbox() {
+  const sandbox = useSandbox({ now: () => NOW })
+  return { sandbox, demo: demoDataset(NOW), ...useCommands(sandbox) }
 }
 
 // A bulk run's summary line: the counts, any note (` (interrupted)`), and the time it took.

@@ -1,24 +1,20 @@
 // `events list` (v2): output formats, --status, --from/--to, paging.
 import { describe, expect, it } from 'vitest'
-import { demoDataset } from '../../../src/sandbox/demo-data.js'
 import {
   ANSI,
   BIG_CHAMBER,
-  NOW,
   idsOf,
   lines,
   ndjson,
   parseCsv,
   tsvColumn,
-  useCommands,
-  useSandbox,
+  useDemoSandbox,
 } from '../../helpers/cli.js'
 
 // NOW is 2025-06-18: the demo events of ch_0001 start 7, -23, 29, 23, -62, 62, -88, 84 and -28
 // days from that day at 17:00 UTC.
-const sandbox = useSandbox({ now: () => NOW })
-const { run } = useCommands(sandbox)
-const events = demoDataset(NOW).events.filter((e) => e.chamber_id === BIG_CHAMBER)
+const { sandbox, run, demo } = useDemoSandbox()
+const events = demo.events.filter((e) => e.chamber_id === BIG_CHAMBER)
 const COLUMNS = ['id', 'title', 'status', 'starts_at', 'ends_at', 'location']
 
 describe('events list: output formats', () => {

@@ -1,24 +1,20 @@
 // `members list` in every output format, over the 260 members of ch_0001: --all, --limit,
 // --page/--per-page, filters and sort.
 import { describe, expect, it } from 'vitest'
-import { demoDataset } from '../../../src/sandbox/demo-data.js'
 import {
   ANSI,
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
-  NOW,
   idsOf,
   lines,
   ndjson,
   parseCsv,
   tsvColumn,
-  useCommands,
-  useSandbox,
+  useDemoSandbox,
 } from '../../helpers/cli.js'
 
-const sandbox = useSandbox({ now: () => NOW })
-const { run } = useCommands(sandbox)
-const members = demoDataset(NOW).members.filter((m) => m.chamber_id === BIG_CHAMBER)
+const { sandbox, run, demo } = useDemoSandbox()
+const members = demo.members.filter((m) => m.chamber_id === BIG_CHAMBER)
 const memberIds = members.map((m) => m.id)
 const COLUMNS = ['id', 'name', 'email', 'phone', 'membership_type', 'status', 'joined_at']
 
