@@ -414,6 +414,9 @@ export function useCommands(fixture: () => SandboxFixture) {
     dir = undefined
   })
   const configDir = () => (dir ??= tempDir())
+  // Without the sandbox's credentials: only what the test gives (and the config directory).
+  const runBare = (args: string[], options: RunOptions = {}): Promise<RunResult> =>
+    runMain(args, { ...options, env: { CHAMBERCTL_CONFIG_DIR: configDir(), ...options.env } })
   return {
     configDir,
     // A temp directory besides the test's config directory (a second profile home, say).
@@ -424,11 +427,16 @@ export function useCommands(fixture: () => SandboxFixture) {
         env: { CHAMBERCTL_CONFIG_DIR: configDir(), ...credentialsEnv(fixture()), ...options.env },
       })
     },
-    // Without the sandbox's credentials: only what the test gives (and the config directory).
-    runBare(args: string[], options: RunOptions = {}): Promise<RunResult> {
-      return runMain(args, {
-        ...options,
-        env: { CHAMBERCTL_CONFIG_DIR: configDir(), ...options.env },
+    runBare,
+    // `login` as a script runs it (loginArgs, then any extra flags), the client secret on stdin
+    // unless the test gives other input; into the test's config directory unless `dir` is given.
+    login(
+      on: SandboxFixture,
+      options: { dir?: string; baseUrl?: string; extra?: string[]; stdin?: string } = {},
+    ): Promise<RunResult> {
+      return runBare([...loginArgs(on, options.baseUrl), ...(options.extra ?? [])], {
+        stdin: options.stdin ?? `${on.sandbox.credentials.clientSecret}\n`,
+        env: options.dir ? { CHAMBERCTL_CONFIG_DIR: options.dir } : {},
       })
     },
   }

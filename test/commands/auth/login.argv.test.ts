@@ -1,4 +1,4 @@
-// login: argv → options (the verb is mocked; its behaviour is in auth.test.ts). The secret has no
+// login: argv → options (the verb is mocked; its behaviour is in login.test.ts). The secret has no
 // flag: it comes from stdin or a prompt, never from argv.
 import { describe, expect, it, vi } from 'vitest'
 import { login } from '../../../src/commands/auth/login.js'

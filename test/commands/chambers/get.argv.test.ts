@@ -1,4 +1,4 @@
-// chambers get: argv → options (the verb is mocked; its behaviour is in chambers.test.ts).
+// chambers get: argv → options (the verb is mocked; its behaviour is in get.test.ts).
 import { describe, vi } from 'vitest'
 import { get } from '../../../src/commands/chambers/get.js'
 import { argvCases } from '../../helpers/argv.js'

@@ -1,4 +1,4 @@
-// chambers list: argv → options (the verb is mocked; its behaviour is in chambers.test.ts).
+// chambers list: argv → options (the verb is mocked; its behaviour is in list.test.ts).
 import { describe, vi } from 'vitest'
 import { list } from '../../../src/commands/chambers/list.js'
 import { argvCases } from '../../helpers/argv.js'
