@@ -1,4 +1,4 @@
-// export: argv → options (the verb is mocked; its behaviour is in export.test.ts).
+// export: argv → options (the verb is mocked; its behaviour is in run.test.ts).
 import { describe, vi } from 'vitest'
 import { exportFixture } from '../../../src/commands/export/run.js'
 import { argvCases } from '../../helpers/argv.js'

@@ -1,4 +1,4 @@
-// seed: argv → options (the verb is mocked; its behaviour is in seed.test.ts).
+// seed: argv → options (the verb is mocked; its behaviour is in run.test.ts).
 import { describe, vi } from 'vitest'
 import { seed } from '../../../src/commands/seed/run.js'
 import { argvCases } from '../../helpers/argv.js'
