@@ -19,7 +19,7 @@ import {
 import type { Recorder, SandboxFixture } from '../helpers/cli.js'
 
 const sandbox = useSandbox()
-const { configDir, run, runBare } = useCommands(sandbox)
+const { configDir, run, runBare, login: runLogin, loginWithStaleToken } = useCommands(sandbox)
 
 const path = (url: string) => url.replace(/\?.*/, '')
 
@@ -41,9 +41,7 @@ function resetRecorders(): void {
 }
 
 async function login(fixture: SandboxFixture, baseUrl = fixture.v2) {
-  const { code, stderr } = await runBare(loginArgs(fixture, baseUrl), {
-    stdin: fixture.sandbox.credentials.clientSecret,
-  })
+  const { code, stderr } = await runLogin(fixture, { baseUrl })
   expect(code, stderr).toBe(0)
   return readProfile(configDir())
 }
@@ -260,12 +258,7 @@ describe('token refresh', () => {
   })
 
   it('refreshes once after a 401 for a token the server does not know, and retries', async () => {
-    await login(sandbox())
-    patchToken(configDir(), {
-      access_token: 'sbx_v2_revoked',
-      expires_at: Date.now() + 3_600_000,
-    })
-    sandbox().reset()
+    await loginWithStaleToken({ access_token: 'sbx_v2_revoked' })
     const { code, stdout } = await runBare(['chambers', 'get', 'ch_0003', '--json'])
     expect(code).toBe(0)
     expect(JSON.parse(stdout)).toMatchObject({ id: 'ch_0003' })
@@ -294,10 +287,7 @@ describe('token refresh', () => {
 
   it('refreshes once only: a token rejected again exits 4', async () => {
     // The cached token is unknown to the server and the stored secret no longer valid.
-    await login(sandbox())
-    patchToken(configDir(), { access_token: 'sbx_v2_revoked', expires_at: Date.now() + 3_600_000 })
-    patchProfile(configDir(), { client_secret: 'revoked-too' })
-    sandbox().reset()
+    await loginWithStaleToken({ access_token: 'sbx_v2_revoked' }, 'revoked-too')
     const { code, stderr } = await runBare(['chambers', 'list'])
     expect(code).toBe(4)
     expect(stderr).toMatch(/^error: /)

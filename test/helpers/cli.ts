@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import type { Readable } from 'node:stream'
-import { afterAll, afterEach, beforeAll } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import type { Profile } from '../../src/config/profiles.js'
 import { tokenKey } from '../../src/config/tokens.js'
@@ -417,6 +417,16 @@ export function useCommands(fixture: () => SandboxFixture) {
   // Without the sandbox's credentials: only what the test gives (and the config directory).
   const runBare = (args: string[], options: RunOptions = {}): Promise<RunResult> =>
     runMain(args, { ...options, env: { CHAMBERCTL_CONFIG_DIR: configDir(), ...options.env } })
+  // `login` as a script runs it (loginArgs, then any extra flags), the client secret on stdin
+  // unless the test gives other input; into the test's config directory unless `dir` is given.
+  const login = (
+    on: SandboxFixture,
+    options: { dir?: string; baseUrl?: string; extra?: string[]; stdin?: string } = {},
+  ): Promise<RunResult> =>
+    runBare([...loginArgs(on, options.baseUrl), ...(options.extra ?? [])], {
+      stdin: options.stdin ?? `${on.sandbox.credentials.clientSecret}\n`,
+      env: options.dir ? { CHAMBERCTL_CONFIG_DIR: options.dir } : {},
+    })
   return {
     configDir,
     // A temp directory besides the test's config directory (a second profile home, say).
@@ -428,16 +438,20 @@ export function useCommands(fixture: () => SandboxFixture) {
       })
     },
     runBare,
-    // `login` as a script runs it (loginArgs, then any extra flags), the client secret on stdin
-    // unless the test gives other input; into the test's config directory unless `dir` is given.
-    login(
-      on: SandboxFixture,
-      options: { dir?: string; baseUrl?: string; extra?: string[]; stdin?: string } = {},
-    ): Promise<RunResult> {
-      return runBare([...loginArgs(on, options.baseUrl), ...(options.extra ?? [])], {
-        stdin: options.stdin ?? `${on.sandbox.credentials.clientSecret}\n`,
-        env: options.dir ? { CHAMBERCTL_CONFIG_DIR: options.dir } : {},
+    login,
+    // A logged-in profile whose cached token the server does not know, though it has not
+    // expired (unless the patch says otherwise), its stored secret replaced when one is given;
+    // the sandbox's request log cleared.
+    async loginWithStaleToken(patch: Partial<ProfileToken> = {}, secret?: string): Promise<void> {
+      const { code, stderr } = await login(fixture())
+      expect(code, stderr).toBe(0)
+      patchToken(configDir(), {
+        access_token: 'sbx_v2_stale',
+        expires_at: Date.now() + 3_600_000,
+        ...patch,
       })
+      if (secret) patchProfile(configDir(), { client_secret: secret })
+      fixture().reset()
     },
   }
 }

@@ -1,34 +1,29 @@
 // `api <path>`: a raw authenticated request with chamberctl's auth and exit codes. Queries, -f/-F
-// bodies, --input, -H, -i, --paginate, v1 paths, errors, token refresh and the JSON layout.
+// bodies, --input, -H, -i, --paginate, v1 paths, errors, token refresh and the JSON layout; and
+// -f/-F keys as `gh api` reads them (toBody): `__proto__`, `constructor` and `prototype` are keys
+// like any other, sent as written, never reaching Object.prototype.
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ProfileToken } from '../../../src/config/tokens.js'
-import { demoDataset } from '../../../src/sandbox/demo-data.js'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { toBody } from '../../../src/commands/api/fields.js'
 import {
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
   CHAMBER_IDS,
-  NOW,
   idsOf,
   lines,
-  loginArgs,
-  patchProfile,
-  patchToken,
   readProfile,
   runMain,
   startRecorder,
   tokenOf,
-  useCommands,
-  useSandbox,
+  useDemoSandbox,
 } from '../../helpers/cli.js'
 import type { Recorder } from '../../helpers/cli.js'
 import { startRawListener } from '../../helpers/raw-listener.js'
 import { ApiClient } from '../../sandbox/helpers.js'
 import type { Rec } from '../../sandbox/helpers.js'
 
-const sandbox = useSandbox({ now: () => NOW })
-const { configDir, run, runBare, tempDir } = useCommands(sandbox)
+const { sandbox, demo, configDir, run, runBare, tempDir, loginWithStaleToken } = useDemoSandbox()
 
 let api: ApiClient
 beforeAll(() => {
@@ -50,8 +45,6 @@ function write(name: string, text: string): string {
 
 let names = 0
 const uniqueName = (what: string) => `${what} ${++names}.${Date.now() % 100_000}`
-
-const demo = demoDataset(NOW)
 
 describe('api: GET', () => {
   it('sends the query written in the path and prints the body', async () => {
@@ -425,21 +418,6 @@ describe('api on a v1 base URL', () => {
 })
 
 describe('api: token refresh', () => {
-  // A logged-in profile whose cached token the server does not know, though it has not expired.
-  async function loginWithStaleToken(patch: Partial<ProfileToken> = {}, secret?: string) {
-    const { code, stderr } = await runBare(loginArgs(sandbox()), {
-      stdin: sandbox().sandbox.credentials.clientSecret,
-    })
-    expect(code, stderr).toBe(0)
-    patchToken(configDir(), {
-      access_token: 'sbx_v2_stale',
-      expires_at: Date.now() + 3_600_000,
-      ...patch,
-    })
-    if (secret) patchProfile(configDir(), { client_secret: secret })
-    sandbox().reset()
-  }
-
   it('recovers from a stale profile token with the stored secret, for a GET', async () => {
     await loginWithStaleToken()
     const { code, stdout } = await runBare(['api', '/chambers/ch_0003'])
@@ -497,5 +475,40 @@ describe('api: token refresh', () => {
       'GET 401',
       'POST 401',
     ])
+  })
+})
+
+describe('toBody', () => {
+  afterEach(() => {
+    // Only a failing run leaves this; it must not leak into the other tests.
+    delete (Object.prototype as Record<string, unknown>).x
+  })
+
+  it('nests a[b]=c and appends a[]=c', () => {
+    const body = toBody([
+      { key: 'a[b]', value: 1 },
+      { key: 'a[c][d]', value: 'e' },
+      { key: 'l[]', value: 1 },
+      { key: 'l[]', value: 2 },
+    ])
+    expect(JSON.stringify(body)).toBe('{"a":{"b":1,"c":{"d":"e"}},"l":[1,2]}')
+  })
+
+  it('keeps __proto__, constructor and prototype as plain keys, Object.prototype untouched', () => {
+    const body = toBody([
+      { key: '__proto__[x]', value: 1 },
+      { key: 'constructor[x]', value: 2 },
+      { key: 'prototype[x]', value: 3 },
+      { key: 'a[__proto__][x]', value: 4 },
+      { key: 'a[constructor]', value: 5 },
+    ])
+    expect(({} as Record<string, unknown>).x).toBeUndefined()
+    expect(JSON.stringify(body)).toBe(
+      '{"__proto__":{"x":1},"constructor":{"x":2},"prototype":{"x":3},"a":{"__proto__":{"x":4},"constructor":5}}',
+    )
+  })
+
+  it('sends __proto__=value as a key too', () => {
+    expect(JSON.stringify(toBody([{ key: '__proto__', value: 'v' }]))).toBe('{"__proto__":"v"}')
   })
 })
