@@ -3,30 +3,17 @@
 // no user:password@. Anything else is exit 2 before a byte is sent, and a password is never
 // printed back.
 import { writeFileSync } from 'node:fs'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { baseUrlProblem } from '../../src/api/base-url.js'
-import { configFile, runMain, useTempDirs } from '../helpers/cli.js'
-import { startRawListener } from '../helpers/raw-listener.js'
-import type { RawListener } from '../helpers/raw-listener.js'
+import { configFile } from '../helpers/cli.js'
+import { useTokenListener } from '../helpers/token-listener.js'
 
-const tempDir = useTempDirs('chamberctl-base-url-')
 const PASSWORD = 'hunter2-pw'
 const TOKEN_ANSWER = { access_token: 'tok', token_type: 'Bearer', expires_in: 3600 }
 const LIST = { data: [], meta: { current_page: 1, per_page: 20, total: 0 } }
+const { listener, configDir, run } = useTokenListener(TOKEN_ANSWER, LIST)
 
-let listener: RawListener
-let config: string
-beforeEach(async () => {
-  config = tempDir()
-  listener = await startRawListener((r) =>
-    r.path.endsWith('/auth/token')
-      ? { status: 200, body: TOKEN_ANSWER }
-      : { status: 200, body: LIST },
-  )
-})
-afterEach(() => listener.close())
-
-const origin = () => new URL(listener.baseUrl()).origin
+const origin = () => new URL(listener().baseUrl()).origin
 
 // Each bad base URL (on the listener's origin, so that anything sent would be seen) and what
 // the error says about it.
@@ -46,10 +33,6 @@ const BAD: [string, (o: string) => string, RegExp][] = [
   ],
 ]
 
-function run(args: string[], env: NodeJS.ProcessEnv = {}, stdin?: string) {
-  return runMain(args, { env: { CHAMBERCTL_CONFIG_DIR: config, ...env }, stdin })
-}
-
 const credentials = { CHAMBERCTL_CLIENT_ID: 'ci', CHAMBERCTL_CLIENT_SECRET: 'secret' }
 
 describe('a bad base URL is exit 2 before anything is sent', () => {
@@ -68,7 +51,7 @@ describe('a bad base URL is exit 2 before anything is sent', () => {
       'a profile',
       (url) => {
         writeFileSync(
-          configFile(config),
+          configFile(configDir()),
           JSON.stringify({ profiles: { default: { base_url: url, client_id: 'ci' } } }),
         )
         return run(['chambers', 'list'], { CHAMBERCTL_TOKEN: 'tok' })
@@ -81,7 +64,7 @@ describe('a bad base URL is exit 2 before anything is sent', () => {
         run(
           ['login', '--base-url', url, '--client-id', 'ci', '--client-secret-stdin'],
           {},
-          'secret',
+          { stdin: 'secret' },
         ),
       '--base-url',
     ],
@@ -95,7 +78,7 @@ describe('a bad base URL is exit 2 before anything is sent', () => {
         expect(stderr).toMatch(said)
         expect(stderr).toContain(`${named}: base URL`)
         expect(stderr).not.toContain(PASSWORD)
-        expect(listener.requests).toEqual([])
+        expect(listener().requests).toEqual([])
       })
     }
   }
@@ -114,7 +97,7 @@ describe('good base URLs', () => {
       CHAMBERCTL_BASE_URL: `${origin()}/api/v2/`,
     })
     expect(code, stderr).toBe(0)
-    const paths = listener.requests.map((r) => r.path)
+    const paths = listener().requests.map((r) => r.path)
     expect(paths[0]).toBe('/api/v2/auth/token')
     expect(paths[1]).toMatch(/^\/api\/v2\/chambers\?/)
   })

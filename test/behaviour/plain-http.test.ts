@@ -3,39 +3,22 @@
 // lets them through with a warning. 0.0.0.0 stands in for another host: it is no loopback
 // address, yet on this machine a connection to it reaches the test's loopback listener, so the
 // tests can see what would have been sent.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { isLoopback } from '../../src/api/plain-http.js'
-import { runMain, useTempDirs } from '../helpers/cli.js'
 import type { RunOptions } from '../helpers/cli.js'
 import { startRawListener } from '../helpers/raw-listener.js'
-import type { RawListener } from '../helpers/raw-listener.js'
+import { useTokenListener } from '../helpers/token-listener.js'
 
-const tempDir = useTempDirs('chamberctl-http-')
 const SECRET = 'remote-secret'
 const TOKEN_ANSWER = { access_token: 'remote-token', token_type: 'Bearer', expires_in: 3600 }
 const LIST = {
   data: [{ id: 'ch_1', name: 'One' }],
   meta: { current_page: 1, per_page: 20, total: 1 },
 }
-
-let listener: RawListener
-let config: string
-beforeEach(async () => {
-  config = tempDir()
-  listener = await startRawListener((r) =>
-    r.path.endsWith('/auth/token')
-      ? { status: 200, body: TOKEN_ANSWER }
-      : { status: 200, body: LIST },
-  )
-})
-afterEach(() => listener.close())
+const { listener, run } = useTokenListener(TOKEN_ANSWER, LIST)
 
 // The listener's base URL under another host name.
-const remote = () => listener.baseUrl().replace('127.0.0.1', '0.0.0.0')
-
-function run(args: string[], env: NodeJS.ProcessEnv = {}, options: RunOptions = {}) {
-  return runMain(args, { ...options, env: { CHAMBERCTL_CONFIG_DIR: config, ...env } })
-}
+const remote = () => listener().baseUrl().replace('127.0.0.1', '0.0.0.0')
 
 const envClient = () => ({
   CHAMBERCTL_BASE_URL: remote(),
@@ -63,18 +46,18 @@ describe('plain HTTP to another host is refused before sending', () => {
       const { code, stderr } = await run(args, env, options)
       expect(code, stderr).toBe(2)
       expect(stderr).toMatch(REFUSAL)
-      expect(listener.requests).toEqual([])
+      expect(listener().requests).toEqual([])
     })
   }
 
   it("a profile's secret and token: refused once the flag is gone", async () => {
     const first = await run([...login(), '--insecure-http'], {}, { stdin: SECRET })
     expect(first.code, first.stderr).toBe(0)
-    listener.requests.splice(0)
+    listener().requests.splice(0)
     const { code, stderr } = await run(['chambers', 'list'])
     expect(code).toBe(2)
     expect(stderr).toMatch(REFUSAL)
-    expect(listener.requests).toEqual([])
+    expect(listener().requests).toEqual([])
   })
 })
 
@@ -92,14 +75,17 @@ describe('--insecure-http and CHAMBERCTL_INSECURE_HTTP=1 let them through, with 
     expect(stderr).toMatch(
       /^warning: credentials go over plain HTTP to 0\.0\.0\.0:\d+ \(--insecure-http\)$/m,
     )
-    expect(listener.requests.map((r) => r.path)).toEqual(['/v2/auth/token', '/v2/chambers?page=1'])
-    expect(listener.requests[0]!.body).toContain(SECRET)
+    expect(listener().requests.map((r) => r.path)).toEqual([
+      '/v2/auth/token',
+      '/v2/chambers?page=1',
+    ])
+    expect(listener().requests[0]!.body).toContain(SECRET)
   })
 })
 
 describe('loopback needs no flag', () => {
   it.each(['127.0.0.1', 'localhost'])('%s', async (host) => {
-    const base = listener.baseUrl().replace('127.0.0.1', host)
+    const base = listener().baseUrl().replace('127.0.0.1', host)
     const { code, stderr } = await run(['chambers', 'list'], {
       ...envClient(),
       CHAMBERCTL_BASE_URL: base,
@@ -136,23 +122,23 @@ describe('loopback needs no flag', () => {
 describe('redirects', () => {
   it('are not followed: the token never reaches the other host', async () => {
     const other = await startRawListener(() => ({ status: 200, body: LIST }))
+    const target = other.baseUrl().replace('127.0.0.1', 'localhost')
+    const redirecting = await startRawListener(() => ({
+      status: 307,
+      body: {},
+      headers: { location: `${target}/chambers` },
+    }))
     try {
-      const target = other.baseUrl().replace('127.0.0.1', 'localhost')
-      await listener.close()
-      listener = await startRawListener(() => ({
-        status: 307,
-        body: {},
-        headers: { location: `${target}/chambers` },
-      }))
       const { code, stderr } = await run(['chambers', 'list'], {
-        CHAMBERCTL_BASE_URL: listener.baseUrl(),
+        CHAMBERCTL_BASE_URL: redirecting.baseUrl(),
         CHAMBERCTL_TOKEN: 'env-token',
       })
       expect(code).toBe(1)
       expect(stderr).toMatch(/HTTP 307/)
-      expect(listener.requests).toHaveLength(1)
+      expect(redirecting.requests).toHaveLength(1)
       expect(other.requests).toEqual([])
     } finally {
+      await redirecting.close()
       await other.close()
     }
   })
