@@ -9,21 +9,18 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import {
   NOW,
   credentialsEnv,
-  lines,
-  ndjson,
   openSandbox,
   summaryLine,
   until,
-  useCommands,
-  useSandbox,
+  useDemoSandbox,
   useTempDirs,
 } from '../helpers/cli.js'
+import { lines, ndjson } from '../helpers/output.js'
 import type { SandboxFixture } from '../helpers/cli.js'
 import { startInterruptible } from '../helpers/gate.js'
 import { SandboxReader } from '../helpers/session.js'
 
-const sandbox = useSandbox({ now: () => NOW })
-const { run, configDir } = useCommands(sandbox)
+const { sandbox, run, configDir } = useDemoSandbox()
 const tempDir = useTempDirs('chamberctl-bulk-')
 const reader = () => new SandboxReader(sandbox().sandbox)
 

@@ -4,18 +4,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   CHAMBER_IDS,
-  lines,
   loginArgs,
   patchProfile,
   patchToken,
   readProfile,
   startRecorder,
   tokenOf,
-  tsvColumn,
   useCommands,
   useSandbox,
   withSandbox,
 } from '../helpers/cli.js'
+import { lines, tsvColumn } from '../helpers/output.js'
 import type { Recorder, SandboxFixture } from '../helpers/cli.js'
 
 const sandbox = useSandbox()

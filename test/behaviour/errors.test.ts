@@ -7,12 +7,12 @@ import {
   BIG_CHAMBER,
   closedPortUrl,
   credentialsEnv,
-  lines,
   recordingSleep,
   useCommands,
   useSandbox,
   withSandbox,
 } from '../helpers/cli.js'
+import { lines } from '../helpers/output.js'
 
 const sandbox = useSandbox()
 const { run, runBare } = useCommands(sandbox)

@@ -2,14 +2,8 @@
 // The parity cases' outputs are what the jq binary prints (`jq -r`, compact) for the sandbox's
 // demo chambers, written out by hand.
 import { describe, expect, it } from 'vitest'
-import {
-  BIG_CHAMBER,
-  BIG_CHAMBER_MEMBERS,
-  lines,
-  ndjson,
-  useCommands,
-  useSandbox,
-} from '../helpers/cli.js'
+import { BIG_CHAMBER, BIG_CHAMBER_MEMBERS, useCommands, useSandbox } from '../helpers/cli.js'
+import { lines, ndjson } from '../helpers/output.js'
 
 const sandbox = useSandbox()
 const { run } = useCommands(sandbox)

@@ -3,7 +3,8 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { BIG_CHAMBER, CHAMBER_IDS, lines, modeOf, tsvColumn, useTempDirs } from '../helpers/cli.js'
+import { BIG_CHAMBER, CHAMBER_IDS, modeOf, useTempDirs } from '../helpers/cli.js'
+import { lines, tsvColumn } from '../helpers/output.js'
 import { runMain } from '../helpers/cli.js'
 
 const tempDir = useTempDirs('chamberctl-sandbox-mode-')

@@ -6,12 +6,10 @@ import stringWidth from 'string-width'
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { members } from '../../src/api/resources/index.js'
-import { demoDataset } from '../../src/sandbox/demo-data.js'
-import { BIG_CHAMBER, NOW, lines, useCommands, useSandbox } from '../helpers/cli.js'
+import { BIG_CHAMBER, useDemoSandbox } from '../helpers/cli.js'
+import { lines } from '../helpers/output.js'
 
-const sandbox = useSandbox({ now: () => NOW })
-const { run } = useCommands(sandbox)
-const demo = demoDataset(NOW)
+const { demo, run } = useDemoSandbox()
 const WIDTHS = [60, 80, 120]
 
 async function atWidth(args: string[], width: number) {

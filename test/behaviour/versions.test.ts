@@ -5,10 +5,10 @@ import {
   BIG_CHAMBER,
   CHAMBER_IDS,
   credentialsEnv,
-  tsvColumn,
   useCommands,
   useSandbox,
 } from '../helpers/cli.js'
+import { tsvColumn } from '../helpers/output.js'
 
 const sandbox = useSandbox()
 const { run } = useCommands(sandbox)

@@ -6,19 +6,15 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { demoDataset } from '../../src/sandbox/demo-data.js'
 import {
   NOW,
   credentialsEnv,
-  lines,
-  ndjson,
-  parseCsv,
-  useCommands,
-  useSandbox,
+  useDemoSandbox,
   useTempDirs,
   withSandbox,
   summaryLine,
 } from '../helpers/cli.js'
+import { lines, ndjson, parseCsv } from '../helpers/output.js'
 import type { RunOptions, RunResult, SandboxFixture } from '../helpers/cli.js'
 import type { Rec } from '../sandbox/helpers.js'
 import {
@@ -31,10 +27,8 @@ import {
 } from '../helpers/session.js'
 import type { Session, SessionOptions } from '../helpers/session.js'
 
-const sandbox = useSandbox({ now: () => NOW })
-const { run, configDir } = useCommands(sandbox)
+const { sandbox, demo, run, configDir } = useDemoSandbox()
 const tempDir = useTempDirs('chamberctl-write-')
-const demo = demoDataset(NOW)
 
 let reader: SandboxReader | undefined
 const state = () => (reader ??= new SandboxReader(sandbox().sandbox))

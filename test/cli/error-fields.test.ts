@@ -1,7 +1,8 @@
 // A 422's field table is aligned by the width the field names take in a terminal, which for wide
 // characters is not their length: string-width, loaded only for such a table.
 import { afterEach, describe, expect, it } from 'vitest'
-import { lines, runMain, useTempDirs } from '../helpers/cli.js'
+import { runMain, useTempDirs } from '../helpers/cli.js'
+import { lines } from '../helpers/output.js'
 import { startRawListener } from '../helpers/raw-listener.js'
 import type { RawListener } from '../helpers/raw-listener.js'
 

@@ -7,7 +7,8 @@ import { RESOURCES, fieldNames } from '../../src/api/resources/index.js'
 import { createContext } from '../../src/cli/main.js'
 import { TOPICS } from '../../src/cli/help.js'
 import { createProgram } from '../../src/cli/program.js'
-import { lines, runMain, useCommands, useSandbox } from '../helpers/cli.js'
+import { runMain, useCommands, useSandbox } from '../helpers/cli.js'
+import { lines } from '../helpers/output.js'
 import { createTestIO } from '../helpers/test-io.js'
 
 const sandbox = useSandbox()

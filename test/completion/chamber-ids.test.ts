@@ -9,11 +9,11 @@ import {
   CHAMBER_IDS,
   closedPortUrl,
   credentialsEnv,
-  lines,
   modeOf,
   useSandbox,
   useTempDirs,
 } from '../helpers/cli.js'
+import { lines } from '../helpers/output.js'
 import { runCli } from '../helpers/run-cli.js'
 
 const sandbox = useSandbox()

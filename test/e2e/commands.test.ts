@@ -7,13 +7,11 @@ import {
   CHAMBER_IDS,
   closedPortUrl,
   credentialsEnv,
-  lines,
-  ndjson,
-  tsvColumn,
   useSandbox,
   useTempDirs,
   withSandbox,
 } from '../helpers/cli.js'
+import { lines, ndjson, tsvColumn } from '../helpers/output.js'
 import { ROOT, runCli, startCli } from '../helpers/run-cli.js'
 import type { CliOptions } from '../helpers/run-cli.js'
 

@@ -4,10 +4,10 @@ import {
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
   credentialsEnv,
-  lines,
   useSandbox,
   useTempDirs,
 } from '../helpers/cli.js'
+import { lines } from '../helpers/output.js'
 import { runCli } from '../helpers/run-cli.js'
 
 const sandbox = useSandbox()

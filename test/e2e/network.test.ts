@@ -10,7 +10,8 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import { createBrotliCompress, createGzip, deflateSync, gzipSync } from 'node:zlib'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { lines, ndjson, useTempDirs } from '../helpers/cli.js'
+import { useTempDirs } from '../helpers/cli.js'
+import { lines, ndjson } from '../helpers/output.js'
 import {
   json,
   listBody,

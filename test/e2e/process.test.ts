@@ -3,15 +3,8 @@
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import {
-  CHAMBER_IDS,
-  lines,
-  loginArgs,
-  modeOf,
-  tsvColumn,
-  useSandbox,
-  useTempDirs,
-} from '../helpers/cli.js'
+import { CHAMBER_IDS, loginArgs, modeOf, useSandbox, useTempDirs } from '../helpers/cli.js'
+import { lines, tsvColumn } from '../helpers/output.js'
 import { runCli, startCli, TESTING_BINARY } from '../helpers/run-cli.js'
 
 const POSIX = process.platform !== 'win32'

@@ -7,12 +7,11 @@ import {
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
   credentialsEnv,
-  idsOf,
-  lines,
   useSandbox,
   useTempDirs,
   summaryLine,
 } from '../helpers/cli.js'
+import { idsOf, lines } from '../helpers/output.js'
 import { BODY_LIMIT } from '../../src/sandbox/http.js'
 import { runCli } from '../helpers/run-cli.js'
 import type { CliOptions } from '../helpers/run-cli.js'

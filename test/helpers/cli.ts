@@ -355,56 +355,6 @@ export function modeOf(file: string): number {
   return statSync(file).mode & 0o777
 }
 
-// Lines of output, whether they end in LF or (CSV) CRLF.
-export function lines(text: string): string[] {
-  return text.split(/\r?\n/).filter((line) => line !== '')
-}
-
-export function tsvColumn(text: string, column = 0): string[] {
-  return lines(text).map((line) => line.split('\t')[column] ?? '')
-}
-
-export function ndjson<T = Record<string, unknown>>(text: string): T[] {
-  return lines(text).map((line) => JSON.parse(line) as T)
-}
-
-export function idsOf(records: readonly unknown[]): string[] {
-  return records.map((record) => (record as { id: string }).id)
-}
-
-// eslint-disable-next-line no-control-regex
-export const ANSI = /\u001b\[[0-9;]*m/
-
-// RFC 4180: quoted fields may hold commas, doubled quotes and line breaks.
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let field = ''
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        field += '"'
-        i++
-      } else if (char === '"') quoted = false
-      else field += char
-    } else if (char === '"') quoted = true
-    else if (char === ',') {
-      row.push(field)
-      field = ''
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[i + 1] === '\n') i++
-      row.push(field)
-      rows.push(row)
-      row = []
-      field = ''
-    } else field += char
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field])
-  return rows
-}
-
 // The command tests' way of running chamberctl: a fresh private config directory per test and
 // the sandbox's credentials in the environment, each overridable per run.
 export function useCommands(fixture: () => SandboxFixture) {

@@ -10,14 +10,13 @@ import {
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
   CHAMBER_IDS,
-  idsOf,
-  lines,
   readProfile,
   runMain,
   startRecorder,
   tokenOf,
   useDemoSandbox,
 } from '../../helpers/cli.js'
+import { idsOf, lines } from '../../helpers/output.js'
 import type { Recorder } from '../../helpers/cli.js'
 import { startRawListener } from '../../helpers/raw-listener.js'
 import { ApiClient } from '../../sandbox/helpers.js'

@@ -5,7 +5,6 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   configFile,
-  lines,
   modeOf,
   readProfile,
   readProfiles,
@@ -14,6 +13,7 @@ import {
   tokenOf,
   until,
 } from '../../helpers/cli.js'
+import { lines } from '../../helpers/output.js'
 import { POSIX, tokenWorks, useAuthSandbox } from './helpers.js'
 
 const { sandbox, configDir, run, runBare, login, secret, clientId } = useAuthSandbox()

@@ -1,6 +1,7 @@
 // `auth status`: a block per profile, the active one marked, what it checked, in every format.
 import { describe, expect, it } from 'vitest'
-import { lines, patchProfile, patchToken, readProfile, tokenOf } from '../../helpers/cli.js'
+import { patchProfile, patchToken, readProfile, tokenOf } from '../../helpers/cli.js'
+import { lines } from '../../helpers/output.js'
 import { useAuthSandbox } from './helpers.js'
 
 const { sandbox, configDir, run, runBare, login, secret, clientId } = useAuthSandbox()

@@ -1,7 +1,8 @@
 // `auth switch`: the active profile, kept in the config file, and what overrides it.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { configFile, lines, modeOf, readProfile } from '../../helpers/cli.js'
+import { configFile, modeOf, readProfile } from '../../helpers/cli.js'
+import { lines } from '../../helpers/output.js'
 import { POSIX, useAuthSandbox } from './helpers.js'
 
 const { sandbox, configDir, runBare, login, secret } = useAuthSandbox()

@@ -1,15 +1,7 @@
 // `chambers list` in every output format, with filters, sort and paging, against a real sandbox.
 import { describe, expect, it } from 'vitest'
-import {
-  ANSI,
-  CHAMBER_IDS,
-  idsOf,
-  lines,
-  ndjson,
-  parseCsv,
-  tsvColumn,
-  useDemoSandbox,
-} from '../../helpers/cli.js'
+import { CHAMBER_IDS, useDemoSandbox } from '../../helpers/cli.js'
+import { ANSI, idsOf, lines, ndjson, parseCsv, tsvColumn } from '../../helpers/output.js'
 
 const { sandbox, run, demo } = useDemoSandbox()
 const chamberIds = (filter: (c: (typeof demo.chambers)[number]) => boolean) =>

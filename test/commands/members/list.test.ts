@@ -1,17 +1,8 @@
 // `members list` in every output format, over the 260 members of ch_0001: --all, --limit,
 // --page/--per-page, filters and sort.
 import { describe, expect, it } from 'vitest'
-import {
-  ANSI,
-  BIG_CHAMBER,
-  BIG_CHAMBER_MEMBERS,
-  idsOf,
-  lines,
-  ndjson,
-  parseCsv,
-  tsvColumn,
-  useDemoSandbox,
-} from '../../helpers/cli.js'
+import { BIG_CHAMBER, BIG_CHAMBER_MEMBERS, useDemoSandbox } from '../../helpers/cli.js'
+import { ANSI, idsOf, lines, ndjson, parseCsv, tsvColumn } from '../../helpers/output.js'
 
 const { sandbox, run, demo } = useDemoSandbox()
 const members = demo.members.filter((m) => m.chamber_id === BIG_CHAMBER)

@@ -6,29 +6,23 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
-import { demoDataset } from '../../../src/sandbox/demo-data.js'
 import { BODY_LIMIT } from '../../../src/sandbox/http.js'
 import {
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
-  NOW,
   closedPortUrl,
   credentialsEnv,
-  lines,
-  ndjson,
-  parseCsv,
-  useCommands,
-  useSandbox,
+  useDemoSandbox,
   useTempDirs,
   summaryLine,
 } from '../../helpers/cli.js'
+import { lines, ndjson, parseCsv } from '../../helpers/output.js'
 import { isCreate, startGate, startInterruptible } from '../../helpers/gate.js'
 import type { Gate } from '../../helpers/gate.js'
 import { ApiClient } from '../../sandbox/helpers.js'
 import type { Rec } from '../../sandbox/helpers.js'
 
-const sandbox = useSandbox({ now: () => NOW })
-const { configDir, run, runBare } = useCommands(sandbox)
+const { sandbox, demo, configDir, run, runBare } = useDemoSandbox()
 const tempDir = useTempDirs('chamberctl-seed-')
 
 type Status = 'created' | 'skipped' | 'failed' | 'unknown' | 'not_sent'
@@ -277,7 +271,6 @@ describe('seed --skip-existing', () => {
   })
 
   it('matches names trimmed and in any case, e-mails in any case, on any page of members', async () => {
-    const demo = demoDataset(NOW)
     const big = demo.chambers.find((c) => c.id === BIG_CHAMBER)!
     const members = demo.members.filter((m) => m.chamber_id === BIG_CHAMBER)
     expect(members).toHaveLength(BIG_CHAMBER_MEMBERS)
