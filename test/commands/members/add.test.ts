@@ -13,10 +13,10 @@ import {
   useTempDirs,
   withSandbox,
   summaryLine,
-} from '../helpers/cli.js'
-import { lines, ndjson, parseCsv } from '../helpers/output.js'
-import type { RunOptions, RunResult, SandboxFixture } from '../helpers/cli.js'
-import type { Rec } from '../sandbox/helpers.js'
+} from '../../helpers/cli.js'
+import { lines, ndjson, parseCsv } from '../../helpers/output.js'
+import type { RunOptions, RunResult, SandboxFixture } from '../../helpers/cli.js'
+import type { Rec } from '../../sandbox/helpers.js'
 import {
   KEY,
   Prompts,
@@ -24,8 +24,8 @@ import {
   finishes,
   startInFlightProxy,
   startSession,
-} from '../helpers/session.js'
-import type { Session, SessionOptions } from '../helpers/session.js'
+} from '../../helpers/session.js'
+import type { Session, SessionOptions } from '../../helpers/session.js'
 
 const { sandbox, demo, run, configDir } = useDemoSandbox()
 const tempDir = useTempDirs('chamberctl-write-')
