@@ -1,5 +1,4 @@
-// chambers create: argv → options (the verb is mocked; its behaviour is in chambers.test.ts and
-// test/behaviour/write.test.ts).
+// chambers create: argv → options (the verb is mocked; its behaviour is in create.test.ts).
 import { describe, vi } from 'vitest'
 import { create } from '../../../src/commands/chambers/create.js'
 import { argvCases } from '../../helpers/argv.js'

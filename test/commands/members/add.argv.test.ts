@@ -1,5 +1,5 @@
-// members add: argv → options (the verb is mocked; its behaviour is in test/behaviour/write.test.ts
-// and the bulk tests).
+// members add: argv → options (the verb is mocked; its behaviour is in add.test.ts, the rules of
+// bulk runs in test/behaviour/bulk-runs.test.ts).
 import { describe, vi } from 'vitest'
 import { add } from '../../../src/commands/members/add.js'
 import { argvCases } from '../../helpers/argv.js'
