@@ -39,11 +39,42 @@ const withoutHttp2 = {
 // module's `import … from 'node:fs'` builds one of all the built-in's exports, which runs every
 // lazy getter it has (fs/promises and the streams, ~8 ms; for node:http undici's WebSocket,
 // ~60 ms). The bundle reads the names it uses off the module object when it calls them.
-// Required at the top of a module that calls it only in a path chamberctl never takes
-// (commander's executable subcommands): loaded on first use, not with the module (~3 ms).
-const LOADED_ON_FIRST_USE = ['node:child_process']
+//
+// Some built-ins load modules of their own when their properties are merely listed, which the
+// bundle does for every ES module import of one (esbuild's namespace copies each property's
+// descriptor): node:util loads 14 (worker_threads, util.parseArgs, util.diff...), node:fs and
+// node:buffer one each. Those are handed over behind an object whose prototype is the built-in,
+// with no properties of its own to list: what is read off it is read off the built-in.
+const LISTING_LOADS_MODULES = ['node:util', 'node:fs', 'node:buffer']
+
+// Required at the top of a module that calls it only in a path chamberctl rarely or never takes:
+// loaded on first use, not with the module. node:child_process (~3 ms) is for commander's
+// executable subcommands, which chamberctl has none of; node:zlib for an answer that came
+// compressed.
+const LOADED_ON_FIRST_USE = ['node:child_process', 'node:zlib']
+
+// undici calls node:assert (seven of Node's modules) only as `assert(condition)`, on every
+// request: the bundle's assert passes a condition that holds without loading it, and hands a
+// failing one, or any property, to Node's.
+const LOADED_ON_FAILURE = ['node:assert']
 
 function builtinsPlugin(loadedOnFirstUse) {
+  const source = (name) => {
+    const builtin = `process.getBuiltinModule(${JSON.stringify(name)})`
+    if (loadedOnFirstUse.includes(name)) {
+      return `let loaded
+        module.exports = Object.create(new Proxy({}, { get: (_, key) => (loaded ??= ${builtin})[key] }))`
+    }
+    if (LOADED_ON_FAILURE.includes(name)) {
+      return `let loaded
+        const load = () => (loaded ??= ${builtin})
+        module.exports = new Proxy((value, ...rest) => { if (!value) load()(value, ...rest) }, {
+          get: (_, key) => load()[key],
+        })`
+    }
+    if (LISTING_LOADS_MODULES.includes(name)) return `module.exports = Object.create(${builtin})`
+    return `module.exports = ${builtin}`
+  }
   return {
     name: 'builtins',
     setup(build) {
@@ -56,17 +87,7 @@ function builtinsPlugin(loadedOnFirstUse) {
           : undefined,
       )
       build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
-        contents: loadedOnFirstUse.includes(args.path)
-          ? `const load = () => process.getBuiltinModule(${JSON.stringify(args.path)})
-             module.exports = new Proxy({}, {
-               get: (_, name) => load()[name],
-               ownKeys: () => Reflect.ownKeys(load()),
-               getOwnPropertyDescriptor: (_, name) => {
-                 const found = Reflect.getOwnPropertyDescriptor(load(), name)
-                 return found && { ...found, configurable: true }
-               },
-             })`
-          : `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)})`,
+        contents: source(args.path),
         loader: 'js',
       }))
     },

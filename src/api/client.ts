@@ -10,9 +10,8 @@ import { pathSegment } from './paths.js'
 import { parseAnswer } from './responses.js'
 import type { TokenSource } from './transport.js'
 import { Transport } from './transport.js'
-import { proxiesFor } from './proxy.js'
-import type { ProxyEnv } from './proxy.js'
 import { createHttpAgent } from './undici.js'
+import type { ProxyDispatcher } from './undici.js'
 
 export type ClientOptions = {
   baseUrl: string
@@ -21,9 +20,9 @@ export type ClientOptions = {
   dispatcher?: Dispatcher
   // The connection limit of the dispatcher made when none is given.
   connections?: number
-  // Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read, for the dispatcher made when none is
-  // given (none: no proxy).
-  proxyEnv?: ProxyEnv
+  // How the dispatcher made when none is given reaches the server through a proxy, when the
+  // environment names one (proxy-agent.ts; none: directly).
+  proxy?: ProxyDispatcher
   tokens?: TokenSource
   trace?: (line: string) => void
   sleep?: (ms: number) => Promise<void>
@@ -53,7 +52,7 @@ export function createClient(options: ClientOptions) {
     : createHttpAgent({
         connections: options.connections ?? MAX_CONNECTIONS,
         connectTimeoutMs: timeoutMs,
-        proxy: options.proxyEnv && proxiesFor(options.baseUrl, options.proxyEnv),
+        proxy: options.proxy,
       })
   const dispatcher = options.dispatcher ?? agent!.dispatcher
   const transport = new Transport({

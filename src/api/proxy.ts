@@ -5,9 +5,12 @@
 // embedded sandbox and a server on this machine are reached directly, and credentials that may
 // travel in clear to loopback (contract §2) never travel in clear to a proxy.
 import { isLoopback } from './plain-http.js'
-import type { ProxySettings } from './undici.js'
 
 export type ProxyEnv = Record<string, string | undefined>
+
+// Where a client's requests go through a proxy: the values of HTTP_PROXY, HTTPS_PROXY and
+// NO_PROXY.
+export type ProxySettings = { httpProxy?: string; httpsProxy?: string; noProxy?: string }
 
 export function proxiesFor(baseUrl: string, env: ProxyEnv): ProxySettings | undefined {
   const url = new URL(baseUrl)

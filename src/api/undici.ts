@@ -1,5 +1,5 @@
 // The parts of undici a CLI uses: a keep-alive Agent (or undici's EnvHttpProxyAgent when the
-// environment names a proxy), and one exchange read whole. undici's index also loads fetch,
+// environment names a proxy, from proxy-agent.ts, loaded only then), and one exchange read whole. undici's index also loads fetch,
 // WebSocket, caches and their dependencies, which cost a one-request process ~60 ms of start-up
 // for nothing; the Agent module is all a dispatch needs. The exchange is a dispatch with a
 // handler that gathers the answer, rather than undici's `request`: that one wraps every answer in
@@ -16,11 +16,8 @@ import type { Socket } from 'node:net'
 import type { Transform } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import type { Dispatcher } from 'undici'
-import connectApi from 'undici/lib/api/api-connect.js'
 import buildConnector from 'undici/lib/core/connect.js'
 import AgentModule from 'undici/lib/dispatcher/agent.js'
-import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js'
-import PoolModule from 'undici/lib/dispatcher/pool.js'
 
 // The most an answer may hold once decoded; past it, reading stops.
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024
@@ -186,11 +183,12 @@ export function request(
   })
 }
 
+// Called, not read, when the module loads: node:zlib is loaded only for an answer that uses it.
 const DECODERS: Partial<Record<string, () => Transform>> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
+  gzip: () => createGunzip(),
+  'x-gzip': () => createGunzip(),
+  deflate: () => createInflate(),
+  br: () => createBrotliDecompress(),
 }
 
 function tooLarge(): ExchangeError {
@@ -222,9 +220,18 @@ function utf8Text(chunks: Buffer[], size: number): string {
   return bytes.toString('utf8', bom ? 3 : 0)
 }
 
-// Where a client's requests go through a proxy: the values of HTTP_PROXY, HTTPS_PROXY and
-// NO_PROXY (see proxiesFor).
-export type ProxySettings = { httpProxy?: string; httpsProxy?: string; noProxy?: string }
+// What the agents of a dispatcher share: connections kept alive, at most so many per origin,
+// made by one connector (whose sockets destroy() ends while they are still being made), and how
+// long making one may take.
+export type AgentOptions = {
+  keepAliveTimeout: number
+  connections: number
+  connect: buildConnector.connector
+  connectTimeoutMs: number
+}
+
+// Makes the dispatcher of a client whose requests go through a proxy (proxy-agent.ts).
+export type ProxyDispatcher = (agent: AgentOptions) => Dispatcher
 
 export type DispatcherOptions = {
   // At most this many connections to the server, which should be the most requests in flight at
@@ -234,7 +241,8 @@ export type DispatcherOptions = {
   connections: number
   // How long connecting (the TLS handshake included, a proxy's too) may take; 0 for no limit.
   connectTimeoutMs: number
-  proxy?: ProxySettings
+  // When the environment names a proxy for the base URL (see proxiesFor).
+  proxy?: ProxyDispatcher
 }
 
 export type HttpAgent = {
@@ -245,14 +253,12 @@ export type HttpAgent = {
   destroy(): Promise<void>
 }
 
-// A keep-alive Agent, or, when a proxy is set, undici's EnvHttpProxyAgent with the same limits
-// on each of its agents: CONNECT through HTTPS_PROXY for https, HTTP_PROXY as a forward proxy
-// for http (`proxyTunnel: false`), NO_PROXY's hosts directly.
+// A keep-alive Agent, or the proxy's dispatcher with the same limits.
 export function createHttpAgent(options: DispatcherOptions): HttpAgent {
   const { connections, proxy } = options
-  const timeout = Math.min(options.connectTimeoutMs, MAX_TIMER_MS)
+  const connectTimeoutMs = Math.min(options.connectTimeoutMs, MAX_TIMER_MS)
   const connecting = new Set<Socket>()
-  const undiciConnect = buildConnector({ timeout })
+  const undiciConnect = buildConnector({ timeout: connectTimeoutMs })
   // undici's connector returns the socket it is making (its types say void).
   const connect: buildConnector.connector = (connectOptions, callback) => {
     const socket = undiciConnect(connectOptions, (...result) => {
@@ -263,28 +269,7 @@ export function createHttpAgent(options: DispatcherOptions): HttpAgent {
     return socket
   }
   const agent = { keepAliveTimeout: 10_000, connections, connect }
-  const dispatcher: Dispatcher =
-    proxy?.httpProxy || proxy?.httpsProxy
-      ? new EnvHttpProxyAgent({
-          ...agent,
-          httpProxy: proxy.httpProxy ?? '',
-          httpsProxy: proxy.httpsProxy ?? '',
-          noProxy: proxy.noProxy ?? '',
-          proxyTunnel: false,
-          // The connection to the proxy (for CONNECT), the TLS handshake through its tunnel,
-          // and a forward proxy's connections.
-          // It sends the CONNECT with the dispatcher's `connect` method, which undici's index
-          // adds to every dispatcher and this module, not loading the index, adds to this one.
-          clientFactory: (origin: URL, opts: object) =>
-            Object.assign(new PoolModule(origin, { ...opts, connect }), { connect: connectApi }),
-          requestTls: { timeout },
-          proxyTls: { timeout },
-          // A forward proxy's pool is made by this factory too, which is where the limit on its
-          // connections comes from (undici would otherwise give it none).
-          factory: (origin: URL | string, opts: object) =>
-            new PoolModule(origin, { ...opts, connections }),
-        })
-      : new AgentModule(agent)
+  const dispatcher = proxy ? proxy({ ...agent, connectTimeoutMs }) : new AgentModule(agent)
   return {
     dispatcher,
     async destroy() {

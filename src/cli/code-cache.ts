@@ -6,7 +6,6 @@
 // platforms than the build machine's (sea-main.ts), which cannot carry a snapshot.
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import v8 from 'node:v8'
 import vm from 'node:vm'
 import { cacheDir } from '../config/dir.js'
 
@@ -34,9 +33,6 @@ export function cacheFile(hash: string, env: NodeJS.ProcessEnv = process.env): s
 }
 
 export function runBundle(bundle: Bundle): BundleExports {
-  // Set before compiling, never after: V8 rejects a cache made under other flags, and the CLI
-  // sets this one anyway before its first request (src/cmdutil/connect.ts).
-  v8.setFlagsFromString('--liftoff-only')
   const file = cacheFile(bundle.hash)
   const cachedData = readCache(file)
   // The wrapper's first line is a line of its own, so the bundle's columns (and its source map)

@@ -2,7 +2,6 @@
 // answers --version itself, before any of the CLI is read, and runs the bundle beside it
 // (dist/chamberctl.cjs) through the after-run code cache (code-cache.ts).
 import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import path from 'node:path'
 import { runBundle } from './code-cache.js'
 import { answerVersion } from './version.js'
@@ -17,7 +16,9 @@ export function launch(): void {
     source: readFileSync(filename, 'utf8'),
     filename,
     hash: __CHAMBERCTL_BUNDLE_HASH__,
-    require: createRequire(filename),
+    // The launcher's own: dist/launch.cjs resolves from the bundle's directory (node:module's
+    // createRequire would load two more of Node's modules).
+    require,
   })
   void run()
 }

@@ -3,7 +3,6 @@
 // the profile's cached token). Imported only by commands that talk to the API.
 import { linkSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import v8 from 'node:v8'
 import { TokenManager } from '../api/auth.js'
 import type { CachedToken } from '../api/auth.js'
 import { checkBaseUrl } from '../api/base-url.js'
@@ -11,6 +10,7 @@ import { createClient, requestToken } from '../api/client.js'
 import type { Client, ClientOptions } from '../api/client.js'
 import { ApiError } from '../api/errors.js'
 import { plainHttpHost } from '../api/plain-http.js'
+import { proxiesFor } from '../api/proxy.js'
 import { configDir, ensureConfigDir } from '../config/dir.js'
 import type { Profile } from '../config/profiles.js'
 import type { ApiOptions, Context } from './context.js'
@@ -34,9 +34,6 @@ export type Connection = {
 }
 
 export async function buildClient(ctx: Context, options: ApiOptions = {}): Promise<Client> {
-  // A one-request process would otherwise wait ~100 ms for V8's optimizing compile of undici's
-  // WebAssembly HTTP parser; the baseline compiler is plenty for a CLI's traffic.
-  v8.setFlagsFromString('--liftoff-only')
   const connection = ctx.globals.sandbox ? await embeddedSandbox(ctx) : await resolveConnection(ctx)
   return clientFor(ctx, connection, {
     dispatcher: ctx.dispatcher,
@@ -47,11 +44,11 @@ export async function buildClient(ctx: Context, options: ApiOptions = {}): Promi
 
 // `transport` lets a caller bring its own dispatcher and backoff timer (completion does, to drop
 // a lookup that ran out of time).
-export function clientFor(
+export async function clientFor(
   ctx: Context,
   connection: Connection,
   transport: Pick<ClientOptions, 'dispatcher' | 'connections' | 'sleep'> = {},
-): Client {
+): Promise<Client> {
   // Every connection passes here: a profile's base URL, the login prompt's, the sandbox's (the
   // flag and CHAMBERCTL_BASE_URL were checked with the global options already).
   checkBaseUrl(connection.baseUrl)
@@ -75,11 +72,13 @@ export function clientFor(
     save: connection.save,
     hint: connection.hint ?? LOGIN_HINT,
   })
+  // undici's proxy agent is loaded only for a proxy the environment names.
+  const proxy = transport.dispatcher ? undefined : proxiesFor(connection.baseUrl, ctx.io.env)
   const client = createClient({
     baseUrl: connection.baseUrl,
     userAgent: `chamberctl/${VERSION}`,
     timeoutMs: ctx.globals.timeoutMs,
-    proxyEnv: ctx.io.env,
+    proxy: proxy && (await import('../api/proxy-agent.js')).proxyDispatcher(proxy),
     tokens,
     trace: ctx.globals.debug
       ? // A trace holds answers as they came; its own lines are split at line breaks.

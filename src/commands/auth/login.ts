@@ -63,7 +63,7 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
     }
   }
 
-  const client = clientFor(ctx, { baseUrl: baseUrl!, clientId, clientSecret: secret })
+  const client = await clientFor(ctx, { baseUrl: baseUrl!, clientId, clientSecret: secret })
   const token = await requestToken(client.transport, clientId!, secret!)
   ctx.secrets.add(token.access_token)
   const expiresAt = expiryOf(token, Date.now())

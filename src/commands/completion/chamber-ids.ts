@@ -2,7 +2,6 @@
 // id<TAB>name, for the completion scripts. It runs on a TAB, so it answers from a cache of up to
 // a minute when it can, gives the server one second in all, never prompts or traces, and prints
 // nothing at all when anything goes wrong.
-import v8 from 'node:v8'
 import type { Client } from '../../api/client.js'
 import { idAndName } from '../../api/answers.js'
 import { paginate } from '../../api/paginate.js'
@@ -72,16 +71,12 @@ async function sandboxSource(ctx: Context): Promise<Source> {
 // the shell waiting after the deadline.
 async function serverSource(ctx: Context): Promise<Source> {
   const connection = await resolveConnection(ctx)
-  const client = clientFor(ctx, connection, {
+  const client = await clientFor(ctx, connection, {
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),
   })
   return {
     key: connection.baseUrl.replace(/\/+$/, ''),
-    list: () => {
-      // As in buildClient: a one-request process need not wait for V8's optimizing compiler.
-      v8.setFlagsFromString('--liftoff-only')
-      return listChambers(client)
-    },
+    list: () => listChambers(client),
     abandon: () => void client.close().catch(() => {}),
   }
 }
