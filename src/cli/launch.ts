@@ -13,7 +13,8 @@ export function launch(): void {
   if (answerVersion(process.argv.slice(2))) return
   const filename = path.join(__dirname, 'chamberctl.cjs')
   const { run } = runBundle({
-    source: readFileSync(filename, 'utf8'),
+    // ASCII, checked by the build: latin1 reads it without decoding UTF-8.
+    source: readFileSync(filename, 'latin1'),
     filename,
     hash: __CHAMBERCTL_BUNDLE_HASH__,
     // The launcher's own: dist/launch.cjs resolves from the bundle's directory (node:module's

@@ -240,8 +240,9 @@ export function demoMember(chamberId: string, domain: string, i: number, n: numb
 // The e-mail domain of the large demo chamber's members.
 export const DEMO_LARGE_CHAMBER_DOMAIN = domainOf(CHAMBERS[0]!)
 
+// ü written as an escape: the bundle stays ASCII (scripts/build.mjs).
 function domainOf(seed: ChamberSeed): string {
-  return seed.address.city!.toLowerCase().replace(/ü/g, 'ue') + '.example.com'
+  return seed.address.city!.toLowerCase().replace(/\u00fc/g, 'ue') + '.example.com'
 }
 
 function chamberId(index: number): string {

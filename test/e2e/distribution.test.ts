@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ROOT, TESTING_BINARY } from '../helpers/run-cli.js'
+// @ts-expect-error: a plain ESM script without type declarations
+import { assertAscii } from '../../scripts/build.mjs'
 
 const dist = (file: string) => path.join(ROOT, 'dist', file)
 const RULE = '='.repeat(78)
@@ -84,3 +86,19 @@ function packageVersion(name: string): string {
   const file = path.join(ROOT, 'node_modules', name, 'package.json')
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version
 }
+
+// V8 keeps a script with one character beyond ASCII as a two-byte string: twice the memory, twice
+// the snapshot of the single executable, and a slower start (bench/README.md).
+describe.skipIf(TESTING_BINARY)('the bundle is ASCII', () => {
+  it('dist/chamberctl.cjs has no byte beyond ASCII, so the launcher can read it as latin1', () => {
+    const bundle = readFileSync(dist('chamberctl.cjs'))
+    expect(bundle.findIndex((byte) => byte > 0x7f)).toBe(-1)
+  })
+
+  it('the build refuses a bundle that is not, saying where', () => {
+    expect(() => assertAscii(Buffer.from('const city = /ü/g'), 'x.cjs')).toThrow(
+      /^x\.cjs is not ASCII at byte 14: …const city = \/ü\/g… \(write the character as an escape\)$/,
+    )
+    expect(() => assertAscii(Buffer.from('const city = /\\u00fc/g'), 'x.cjs')).not.toThrow()
+  })
+})
