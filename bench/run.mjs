@@ -23,6 +23,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { BUNDLE_PLUGINS, buildCli } from '../scripts/build.mjs'
+import { downloadedHostNode } from '../scripts/package.mjs'
 
 const node = process.execPath
 const here = (file) => fileURLToPath(new URL(file, import.meta.url))
@@ -105,7 +106,11 @@ function startup(base, token, tokenEnv, undiciGet) {
   const haveBinary = existsSync(binary)
   const binaryVersion = { command: binary, args: ['--version'] }
   const binaryList = { command: binary, args: ['chambers', 'list', '--json'], env: tokenEnv }
-  if (haveBinary) cases.push(binaryVersion, binaryList)
+  // The Node the binary is made of (not this one), started the same way: what the binary's own
+  // start adds to it. No goal; the goal's floor is this Node's `node -e 0`.
+  const binaryNode = haveBinary && !process.env.BENCH_BINARY ? downloadedHostNode() : undefined
+  const binaryBare = binaryNode && { command: binaryNode.file, args: ['-e', '0'] }
+  if (haveBinary) cases.push(binaryVersion, binaryList, ...(binaryBare ? [binaryBare] : []))
   else console.log(`no ${binary}: the binary's rows need \`npm run package\` first\n`)
   for (const c of cases) {
     time(c) // warms the file and compile caches
@@ -124,6 +129,10 @@ function startup(base, token, tokenEnv, undiciGet) {
   row('--version', version, 'node -e 0', bare, { max: 1.2 })
   if (haveBinary) {
     row('binary --version', binaryVersion, 'node -e 0', bare, { max: 1.3 })
+    if (binaryBare) {
+      const name = `node ${binaryNode.version} -e 0`
+      row('  the same, against its own Node', binaryVersion, name, binaryBare, undefined)
+    }
     row('binary chambers list --json', binaryList, 'node:http GET', oneShot, { max: 1.35 })
   }
   row('chambers --help', help, 'node -e 0', bare, undefined)

@@ -111,6 +111,18 @@ function nodeBinary(target) {
   return path.join(dir, 'bin', target.platform === 'win32' ? 'node.exe' : 'node')
 }
 
+const hostTarget = () =>
+  TARGETS.find((t) => t.platform === process.platform && t.arch === process.arch)
+
+// The Node the host's binary is made of, once `npm run package` has downloaded it (the bench
+// compares the binary's start with this Node's own).
+export function downloadedHostNode() {
+  const host = hostTarget()
+  if (!host) return undefined
+  const file = path.join(downloads, `${host.node}-${NODE_VERSION}`, 'bin', 'node')
+  return existsSync(file) ? { file, version: NODE_VERSION } : undefined
+}
+
 function keyringAddon(target) {
   const dir = fetchPackage(`@napi-rs/${target.keyring}`, KEYRING_VERSION)
   const addon = readdirSync(dir).find((name) => name.endsWith('.node'))
@@ -132,7 +144,7 @@ async function bundle(entry, outfile, options) {
 
 export async function packageBinaries() {
   const started = performance.now()
-  const host = TARGETS.find((t) => t.platform === process.platform && t.arch === process.arch)
+  const host = hostTarget()
   if (!host) throw new Error(`no target for this machine (${process.platform}-${process.arch})`)
   rmSync(release, { recursive: true, force: true })
   mkdirSync(work, { recursive: true })

@@ -1,11 +1,11 @@
 // The parts of undici a CLI uses: a keep-alive Agent (or undici's EnvHttpProxyAgent when the
-// environment names a proxy, from proxy-agent.ts, loaded only then), and one exchange read whole. undici's index also loads fetch,
-// WebSocket, caches and their dependencies, which cost a one-request process ~60 ms of start-up
-// for nothing; the Agent module is all a dispatch needs. The exchange is a dispatch with a
-// handler that gathers the answer, rather than undici's `request`: that one wraps every answer in
-// a stream and every deadline in an AbortSignal, which a bulk run of thousands of rows pays for
-// in CPU per row. The package version is pinned by the lockfile, and the unit tests exercise
-// this path with MockAgent.
+// environment names a proxy, from proxy-agent.ts, loaded only then), and one exchange read
+// whole. undici's index also loads fetch, WebSocket, caches and their dependencies, which cost a
+// one-request process ~60 ms of start-up for nothing; the Agent module is all a dispatch needs.
+// The exchange is a dispatch with a handler that gathers the answer, rather than undici's
+// `request`: that one wraps every answer in a stream and every deadline in an AbortSignal, which
+// a bulk run of thousands of rows pays for in CPU per row. The package version is pinned by the
+// lockfile, and the unit tests exercise this path with MockAgent.
 //
 // The handler also bounds the answer (MAX_ANSWER_BYTES, counted after decoding, so a small
 // compressed answer cannot unpack into gigabytes) and decodes gzip, deflate and br with node:zlib
