@@ -270,6 +270,25 @@ function isRetryable(exchange: Exchange): boolean {
 // The error's message with its code, where the message does not say it: "connect ECONNREFUSED
 // 127.0.0.1:3128" names the address that refused (a proxy's, when one is used).
 function reason(error: ExchangeError): string {
-  const { code, message } = error
-  return code === undefined || message.includes(code) ? message : `${message} (${code})`
+  const { code } = error
+  // Node's own advice (run Node.js with --use-system-ca) is for a Node user, and chamberctl's
+  // single executable takes no Node flags; the environment variable works for both.
+  const message = error.message.replace(
+    /; if the root CA is installed locally, try running .*$/,
+    '',
+  )
+  const said = code === undefined || message.includes(code) ? message : `${message} (${code})`
+  return code !== undefined && UNTRUSTED_CERTIFICATE.has(code) ? `${said}; ${TRUST_HINT}` : said
 }
+
+// A certificate whose chain ends at no CA this process trusts (not one that is expired or names
+// another host: trusting a CA would not help those).
+const UNTRUSTED_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_UNTRUSTED',
+])
+const TRUST_HINT = 'to trust its CA, set NODE_EXTRA_CA_CERTS to its PEM file'
