@@ -1,7 +1,7 @@
 // Local checks of filter values with the shared schemas, so that a typo is a usage error before
 // any request is sent.
 import type { SortableResource } from '../api/resources/index.js'
-import { isoDateSchema, sortParamSchema } from '../api/schemas.js'
+import { isoDateSchema, sortParamSchema } from '../api/params.js'
 import { UsageError } from '../errors.js'
 
 export function parseSort(resource: SortableResource, value: string | undefined) {

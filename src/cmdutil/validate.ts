@@ -1,7 +1,7 @@
 // Checks a request body with the shared schemas before anything is sent: a bad value is a usage
 // error naming each field, exit 2, like the server's 422.
 import type * as z from 'zod/mini'
-import { toFieldErrors } from '../api/schemas.js'
+import { toFieldErrors } from '../api/field-errors.js'
 import { UsageError } from '../errors.js'
 import { getPath } from '../io/values.js'
 

@@ -1,5 +1,5 @@
 import { checkId } from '../../api/paths.js'
-import { includeSchema } from '../../api/schemas.js'
+import { includeSchema } from '../../api/params.js'
 import { chambers, checkFields, events, members } from '../../api/resources/index.js'
 import type { Context } from '../../cmdutil/context.js'
 import { UsageError } from '../../errors.js'

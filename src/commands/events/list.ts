@@ -1,6 +1,6 @@
 import { checkId } from '../../api/paths.js'
 import { checkFields, events } from '../../api/resources/index.js'
-import { dateBounds } from '../../api/schemas.js'
+import { dateBounds } from '../../api/params.js'
 import type { Context } from '../../cmdutil/context.js'
 import { UsageError } from '../../errors.js'
 import { parseDate } from '../../cmdutil/filters.js'
