@@ -8,6 +8,17 @@ import { describeFsError } from './dir.js'
 
 export type ConfClass = typeof Conf
 
+// The top level of one of these files: an empty file (say, from `touch`) holds nothing; undefined
+// for JSON that is not an object; a SyntaxError for text that is not JSON.
+export function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  const value: unknown = text.trim() === '' ? {} : JSON.parse(text)
+  return isObject(value) ? value : undefined
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
 export async function loadConf(): Promise<ConfClass> {
   return (await import('conf')).default
 }

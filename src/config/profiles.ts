@@ -19,7 +19,7 @@ import { chmodSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { CliError, UsageError } from '../errors.js'
 import { describeFsError, ensureConfigDir } from './dir.js'
-import { loadConf, writeKeys } from './conf-file.js'
+import { isObject, loadConf, parseJsonObject, writeKeys } from './conf-file.js'
 import type { ConfClass } from './conf-file.js'
 import { TokenCache } from './tokens.js'
 
@@ -304,9 +304,8 @@ function readConfigFile(file: string): string {
 }
 
 function parseTopLevel(text: string, file: string): Record<string, unknown> {
-  // An empty file (say, from `touch`) holds no profiles rather than being an error.
-  const value: unknown = text.trim() === '' ? {} : JSON.parse(text)
-  if (!isObject(value)) throw invalid(file, 'the top level is not a JSON object')
+  const value = parseJsonObject(text)
+  if (!value) throw invalid(file, 'the top level is not a JSON object')
   return value
 }
 
@@ -331,10 +330,6 @@ function parseProfiles(value: unknown, file: string): Record<string, Profile> {
 
 function invalid(file: string, problem: string): CliError {
   return new CliError(`config file ${file} is invalid: ${problem}; fix it or move it away`)
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function withoutUndefined(profile: Profile): Profile {

@@ -12,7 +12,7 @@
 import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { describeFsError, ensureConfigDir } from './dir.js'
-import { loadConf, writeKeys } from './conf-file.js'
+import { isObject, loadConf, parseJsonObject, writeKeys } from './conf-file.js'
 
 // A token obtained with a profile's credentials, cached for one base URL.
 export type ProfileToken = {
@@ -78,13 +78,13 @@ export class TokenCache {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Object.create(null)
       return this.discard(describeFsError(error))
     }
-    let top: unknown
+    let top: Record<string, unknown> | undefined
     try {
-      top = text.trim() === '' ? {} : JSON.parse(text)
+      top = parseJsonObject(text)
     } catch {
       return this.discard('not valid JSON')
     }
-    if (!isObject(top)) return this.discard('not a JSON object')
+    if (!top) return this.discard('not a JSON object')
     // The file of another profile whose name differs only in case, on a file system that
     // does not tell them apart: not ours to use, nor to remove.
     if (top.profile !== undefined && top.profile !== this.profile) return Object.create(null)
@@ -121,8 +121,7 @@ export function tokenKey(baseUrl: string): string {
 
 // How conf reads the file before writing it: read() has discarded a file that does not parse.
 function parseTop(text: string): Record<string, unknown> {
-  const value: unknown = text.trim() === '' ? {} : JSON.parse(text)
-  return isObject(value) ? value : {}
+  return parseJsonObject(text) ?? {}
 }
 
 function shapeProblem(tokens: unknown): string | undefined {
@@ -138,8 +137,4 @@ function shapeProblem(tokens: unknown): string | undefined {
     }
   }
   return undefined
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
