@@ -155,9 +155,8 @@ async function chooseHq(client: Client, ctx: Context): Promise<{ id: string; lab
       }))
       // An id that is no listed hq's can still be sent as typed (the server has the last word).
       const typed = term.trim()
-      if (typed && matches.length === 0) {
-        matches.push({ value: typed, name: `use id ${escapeForTerminal(typed)}` })
-      }
+      // The prompt shows it escaped (io/prompt.ts).
+      if (typed && matches.length === 0) matches.push({ value: typed, name: `use id ${typed}` })
       return matches
     },
   })

@@ -160,9 +160,10 @@ async function ask(
             const choices: Choice<string>[] = known
               .filter((type) => type.toLowerCase().includes(typed.toLowerCase()))
               .sort((a, b) => Number(b === typed) - Number(a === typed))
-              .map((value) => ({ value, name: escapeForTerminal(value) }))
+              .map((value) => ({ value }))
+            // The prompt shows every choice escaped (io/prompt.ts).
             if (typed && !known.includes(typed))
-              choices.push({ value: typed, name: `${escapeForTerminal(typed)} (new)` })
+              choices.push({ value: typed, name: `${typed} (new)` })
             return choices
           },
         })
