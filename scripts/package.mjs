@@ -3,7 +3,9 @@
 // each platform, plus release/SHA256SUMS, the licence and the third-party notices.
 //
 // - The binary for the build machine's own platform carries a V8 startup snapshot with the CLI
-//   loaded and one command path run (src/cli/snapshot.ts): the fastest start.
+//   loaded and one command path run (src/cli/snapshot.ts): the fastest start. Every start reads
+//   the whole snapshot, so it holds only the chunks of the CLI that path loads; the others are
+//   assets, read when a command needs them (src/cli/snapshot-main.ts).
 // - The others carry the bundle as an asset and write their V8 code cache at their first run
 //   (src/cli/sea-main.ts): a snapshot, like a code cache, can only be made where it runs.
 // - Each carries jq.wasm (--jq) and its platform's keyring addon (@napi-rs/keyring's prebuilt
@@ -29,7 +31,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { signatureSet } from 'portable-executable-signature'
-import { buildCli, bundleOptions, digest } from './build.mjs'
+import { assertAscii, buildCli, bundleOptions, digest } from './build.mjs'
 import { adHocSign } from './macho-sign.mjs'
 import { bundledPackages, thirdPartyNotices } from './notices.mjs'
 
@@ -142,6 +144,93 @@ async function bundle(entry, outfile, options) {
   })
 }
 
+// The host binary's CLI, split in chunks (src/cli/snapshot-main.ts): esbuild's code splitting
+// needs ES modules, so each chunk it writes is then bundled alone into a CommonJS function, its
+// imports of other chunks left as require() calls and its source map carried through.
+async function snapshotChunks() {
+  const esm = path.join(work, 'chunks-esm')
+  const dir = path.join(work, 'chunks')
+  const options = await bundleOptions({ snapshot: true })
+  const { metafile } = await build({
+    ...options,
+    metafile: true,
+    entryPoints: { snapshot: path.join(root, 'src/cli/snapshot.ts') },
+    outdir: esm,
+    format: 'esm',
+    splitting: true,
+    outExtension: { '.js': '.js' },
+    sourcemap: 'linked',
+    sourcesContent: false,
+  })
+  const files = readdirSync(esm).filter((name) => name.endsWith('.js'))
+  // Not "type": "module" as the project's: there, esbuild would give an import() of another chunk
+  // Node's view of a CommonJS module (its exports as the default export) instead of the chunk's
+  // own default export.
+  writeFileSync(path.join(esm, 'package.json'), '{ "type": "commonjs" }\n')
+  await build({
+    entryPoints: files.map((name) => path.join(esm, name)),
+    outdir: dir,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: options.target,
+    minify: true,
+    legalComments: 'none',
+    // A chunk's import() of another becomes a require() in a promise, as in the one-file bundle.
+    supported: { 'dynamic-import': false },
+    banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+    footer: { js: '})' },
+    sourcemap: 'linked',
+    sourcesContent: false,
+    plugins: [
+      {
+        name: 'other-chunks',
+        setup(build) {
+          // Another chunk, or one of Node's modules: everything else is in the chunk already.
+          build.onResolve({ filter: /.*/ }, (args) =>
+            args.kind === 'entry-point'
+              ? undefined
+              : { path: args.path.replace(/^(\.\/.*)\.js$/, '$1.cjs'), external: true },
+          )
+        },
+      },
+    ],
+    logLevel: 'warning',
+  })
+  const assets = {}
+  for (const name of readdirSync(dir)) {
+    if (name.endsWith('.cjs')) assertAscii(readFileSync(path.join(dir, name)), name)
+    assets[name] = path.join(dir, name)
+  }
+  // The sources in each chunk, by the chunk's asset name.
+  const sources = new Map(
+    Object.entries(metafile.outputs)
+      .filter(([file]) => file.endsWith('.js'))
+      .map(([file, { inputs }]) => [`${path.basename(file, '.js')}.cjs`, Object.keys(inputs)]),
+  )
+  return { dir, assets, sources }
+}
+
+// What the CLI's warm-up must never bring into the snapshot: every start would pay for it.
+const NOT_IN_THE_SNAPSHOT =
+  /^src\/(sandbox|cli\/topics)\/|node_modules\/(yaml|csv-parse|csv-stringify|ajv|@inquirer\/core|jq-wasm)\//
+
+// Which chunks the snapshot holds (src/cli/snapshot-main.ts lists them as it is made).
+function snapshotContents(chunks) {
+  const held = JSON.parse(readFileSync(path.join(chunks.dir, 'in-snapshot.json'), 'utf8'))
+  const size = (names) =>
+    names.reduce((sum, name) => sum + statSync(path.join(chunks.dir, name)).size, 0)
+  const all = [...chunks.sources.keys()]
+  const unwanted = held
+    .flatMap((name) => chunks.sources.get(name))
+    .filter((source) => NOT_IN_THE_SNAPSHOT.test(source))
+  if (unwanted.length > 0) {
+    throw new Error(`the snapshot's warm-up loads ${unwanted.join(', ')}: load it on first use`)
+  }
+  return `${held.length} of ${all.length} chunks, ${(size(held) / 1e3).toFixed(0)} of ${(size(all) / 1e3).toFixed(0)} kB`
+}
+
 export async function packageBinaries() {
   const started = performance.now()
   const host = hostTarget()
@@ -163,10 +252,11 @@ export async function packageBinaries() {
       ),
     },
   })
+  const chunks = await snapshotChunks()
   await bundle(
-    path.join(root, 'src/cli/snapshot.ts'),
-    path.join(work, 'snapshot.cjs'),
-    await bundleOptions({ snapshot: true }),
+    path.join(root, 'src/cli/snapshot-main.ts'),
+    path.join(work, 'snapshot-main.cjs'),
+    options,
   )
 
   const builder = nodeBinary(host)
@@ -190,9 +280,9 @@ export async function packageBinaries() {
     const snapshot = target === host
     const config = snapshot
       ? {
-          main: path.join(work, 'snapshot.cjs'),
+          main: path.join(work, 'snapshot-main.cjs'),
           useSnapshot: true,
-          assets: { ...assets, 'snapshot.cjs.map': path.join(work, 'snapshot.cjs.map') },
+          assets: { ...assets, ...chunks.assets },
         }
       : {
           main: path.join(work, 'sea-main.cjs'),
@@ -207,13 +297,17 @@ export async function packageBinaries() {
       configFile,
       JSON.stringify({ ...config, executable, output, disableExperimentalSEAWarning: true }),
     )
-    execFileSync(builder, ['--build-sea', configFile], { stdio: 'inherit' })
+    execFileSync(builder, ['--build-sea', configFile], {
+      stdio: 'inherit',
+      env: { ...process.env, CHAMBERCTL_SNAPSHOT_CHUNKS: chunks.dir },
+    })
     if (target.platform === 'darwin') adHocSign(output, `chamberctl-${target.name}`)
     chmodSync(output, 0o755)
     built.push(output)
     console.log(
       `${path.basename(output)}: ${(statSync(output).size / 1e6).toFixed(1)} MB` +
-        `${snapshot ? ', with a startup snapshot' : ''} (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+        `${snapshot ? `, with a startup snapshot of ${snapshotContents(chunks)}` : ''}` +
+        ` (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
     )
   }
 
