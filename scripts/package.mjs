@@ -223,7 +223,7 @@ function snapshotContents(chunks) {
     names.reduce((sum, name) => sum + statSync(path.join(chunks.dir, name)).size, 0)
   const all = [...chunks.sources.keys()]
   const unwanted = held
-    .flatMap((name) => chunks.sources.get(name))
+    .flatMap((name) => chunks.sources.get(name) ?? [])
     .filter((source) => NOT_IN_THE_SNAPSHOT.test(source))
   if (unwanted.length > 0) {
     throw new Error(`the snapshot's warm-up loads ${unwanted.join(', ')}: load it on first use`)

@@ -29,10 +29,17 @@ function load(name: string): object {
   const known = loaded.get(name)
   if (known) return known.exports
   const module: Module = { exports: {} }
+  // Before it runs, as Node's require() does, for the chunks that import it back.
   loaded.set(name, module)
   // The bundle's import.meta.url, as beside the npm package's bundle.
   const filename = path.join(path.dirname(process.execPath), name)
-  compile(name)(module.exports, requireFromChunk, module, filename, path.dirname(filename))
+  try {
+    compile(name)(module.exports, requireFromChunk, module, filename, path.dirname(filename))
+  } catch (error) {
+    // Not left half-loaded for a later import to find.
+    loaded.delete(name)
+    throw error
+  }
   return module.exports
 }
 
@@ -51,7 +58,8 @@ const chunksDir = () => process.env.CHAMBERCTL_SNAPSHOT_CHUNKS ?? ''
 // finds the source map asset by it (src/io/stack.ts).
 function compile(name: string): Chunk {
   if (v8.startupSnapshot.isBuildingSnapshot()) {
-    // An indirect eval: node:vm is not supported in a snapshot.
+    // An indirect eval: node:vm warns on stderr when loaded while a snapshot is made, and a write
+    // then would be replayed by every run.
     return (0, eval)(
       `${readFileSync(path.join(chunksDir(), name), 'latin1')}\n//# sourceURL=${name}`,
     )
