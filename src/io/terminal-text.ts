@@ -23,14 +23,18 @@
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u
 
 const PICTURE = String.raw`\p{Extended_Pictographic}(?:\u{FE0F}|\p{Emoji_Modifier})?`
-const SCAN = new RegExp(
-  // Kept whole (the first group): an emoji ZWJ sequence, or a subdivision flag (the black flag,
-  // its region's tags, the cancel tag). Anything else the class matches is escaped.
-  `(${PICTURE}(?:\\u200D${PICTURE})+` +
-    String.raw`|\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,6}\u{E007F})` +
-    String.raw`|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]`,
-  'gu',
-)
+// Made when first needed: V8 builds a RegExp's Unicode property classes as it is constructed, and
+// these take ICU about 1 ms, which every command paid when it loaded this module.
+let scan: RegExp | undefined
+const scanner = (): RegExp =>
+  (scan ??= new RegExp(
+    // Kept whole (the first group): an emoji ZWJ sequence, or a subdivision flag (the black flag,
+    // its region's tags, the cancel tag). Anything else the class matches is escaped.
+    `(${PICTURE}(?:\\u200D${PICTURE})+` +
+      String.raw`|\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,6}\u{E007F})` +
+      String.raw`|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]`,
+    'gu',
+  ))
 
 const NAMED: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' }
 
@@ -54,7 +58,7 @@ function jsonEscape(char: string): string {
 
 function escapeWith(text: string, keep: string, notation: (char: string) => string): string {
   if (!UNSAFE.test(text)) return text
-  return text.replace(SCAN, (match, whole: string | undefined) =>
+  return text.replace(scanner(), (match, whole: string | undefined) =>
     whole !== undefined || keep.includes(match) ? match : notation(match),
   )
 }
