@@ -1,6 +1,8 @@
 // The built binary, one run per read command against a sandbox in this process, plus the exit
 // codes and error lines a script sees.
-import { readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { closeSync, constants, openSync, readFileSync } from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   BIG_CHAMBER,
@@ -41,6 +43,32 @@ describe('chamberctl (built)', () => {
     expect(stdout).toBe(`${version}\n`)
     expect(stderr).toBe('')
   })
+
+  // --version writes to the descriptor itself (src/cli/version.ts), not through process.stdout.
+  it.skipIf(process.platform === 'win32')(
+    '--version: quiet exit 0 when stdout has no reader, one line and exit 1 on /dev/full',
+    async () => {
+      // A FIFO whose only reader is gone before the CLI starts: its write fails with EPIPE.
+      const fifo = path.join(tempDir(), 'stdout')
+      execFileSync('mkfifo', [fifo])
+      const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK)
+      const writer = openSync(fifo, 'w')
+      closeSync(reader)
+      const full = openSync('/dev/full', 'w')
+      try {
+        const closed = await runCli(['--version'], { configDir: tempDir(), stdout: writer })
+        expect(closed).toMatchObject({ code: 0, stderr: '' })
+        const failed = await runCli(['--version'], { configDir: tempDir(), stdout: full })
+        expect(failed.code).toBe(1)
+        expect(failed.stderr).toBe(
+          'error: cannot write to standard output: no space left on device (ENOSPC)\n',
+        )
+      } finally {
+        closeSync(writer)
+        closeSync(full)
+      }
+    },
+  )
 
   it('quick start: `chambers list --sandbox` prints the 10 demo chambers as TSV', async () => {
     const { code, stdout, stderr } = await runCli(['chambers', 'list', '--sandbox'], {
