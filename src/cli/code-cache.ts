@@ -4,10 +4,24 @@
 // commander's), which every later process would compile again. This one is taken at exit, with
 // them in it. Used by the npm bin (launch.ts) and by the single executables built for other
 // platforms than the build machine's (sea-main.ts), which cannot carry a snapshot.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+//
+// One cache per command (its top-level name and the word after it: `chambers list`), not one for
+// every command: a cache holds what the run that wrote it compiled, so one written by `login`
+// makes a `chambers list` read functions it never calls and compile the ones it does (callgrind:
+// 204 million instructions with login's cache, 190 with its own).
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import path from 'node:path'
 import vm from 'node:vm'
 import { cacheDir } from '../config/dir.js'
+import { TOP_LEVEL_COMMANDS } from './commands.js'
 
 export type Bundle = {
   // The bundle's text, and the file name its stack frames (and source map) go by.
@@ -17,23 +31,45 @@ export type Bundle = {
   hash: string
   // What the bundle's require() resolves against (its own directory in the npm package).
   require: NodeJS.Require
+  // The command line's arguments, which name the command and so its cache.
+  args: readonly string[]
 }
 
 // The exports of the bundle (src/cli/main.ts).
 export type BundleExports = { run(): Promise<void> }
 
-// The cache belongs to one bundle on one V8: a cache made by another is rejected by V8 anyway,
-// but would be rewritten on every run by two Node versions taking turns.
-export function cacheFile(hash: string, env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(
-    cacheDir(env),
-    'v8',
-    `chamberctl-${hash}-node${process.versions.node}-${process.arch}.cache`,
-  )
+// At most this many caches of one bundle on one Node: the words after a command that name a
+// cache are bounded by the commands, but a cache directory must not grow without end regardless.
+export const MAX_CACHES = 64
+// Another bundle's or Node's cache not written for this long is removed when a cache is written:
+// a cache is never rewritten, so an old one of a version still in use is only made again.
+const STALE_MS = 30 * 24 * 60 * 60 * 1000
+
+const TOP_LEVEL = new Set<string>(TOP_LEVEL_COMMANDS)
+const WORD = /^[a-z][a-z-]{0,31}$/
+
+// Which cache a run uses: its command's top-level name and the word after it (`chambers.list`,
+// `auth.token`, `__complete.profiles`), the name alone (`login`, `members` before a flag), or
+// `other` (no command: `--help`, a typo). The first top-level name anywhere: a global option's
+// value before it is not one, or names the same command.
+export function commandKey(args: readonly string[]): string {
+  const at = args.findIndex((arg) => TOP_LEVEL.has(arg))
+  if (at === -1) return 'other'
+  const next = args[at + 1]
+  return next !== undefined && WORD.test(next) ? `${args[at]}.${next}` : args[at]!
 }
 
+// The cache belongs to one bundle on one V8: a cache made by another is rejected by V8 anyway,
+// but would be rewritten on every run by two Node versions taking turns.
+export function cacheFile(hash: string, key: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(cacheDir(env), 'v8', `${cachePrefix(hash)}${key}.cache`)
+}
+
+const cachePrefix = (hash: string) =>
+  `chamberctl-${hash}-node${process.versions.node}-${process.arch}-`
+
 export function runBundle(bundle: Bundle): BundleExports {
-  const file = cacheFile(bundle.hash)
+  const file = cacheFile(bundle.hash, commandKey(bundle.args))
   const cachedData = readCache(file)
   // The wrapper's first line is a line of its own, so the bundle's columns (and its source map)
   // stay as they are; lineOffset gives the lines back.
@@ -48,7 +84,11 @@ export function runBundle(bundle: Bundle): BundleExports {
     },
   )
   if (cachedData === undefined || script.cachedDataRejected === true) {
-    process.once('exit', () => writeCache(file, script.createCachedData()))
+    // Only after a run that succeeded: one that failed may have stopped anywhere (a typo at
+    // the first argument), and a typo's words would name a cache of their own.
+    process.once('exit', (code) => {
+      if (code === 0) writeCache(file, cachePrefix(bundle.hash), script.createCachedData())
+    })
   }
   const module = { exports: {} as BundleExports }
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void
@@ -65,14 +105,27 @@ function readCache(file: string): Buffer | undefined {
 }
 
 // Atomic (a file beside it, renamed over), so that two runs at once never read half a cache; a
-// cache that cannot be written (read-only home) only costs speed.
-function writeCache(file: string, data: Buffer): void {
+// cache that cannot be written (read-only home) only costs speed. `prefix` names this bundle's
+// caches on this Node: no more than MAX_CACHES of them, and the others only while they are used.
+export function writeCache(file: string, prefix: string, data: Buffer, now = Date.now()): void {
+  const dir = path.dirname(file)
   const temporary = `${file}.${process.pid}.tmp`
   try {
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    const names = readdirSync(dir)
+    const ours = (name: string) => name.startsWith(prefix) && name.endsWith('.cache')
+    if (names.filter(ours).length >= MAX_CACHES) return
+    for (const name of names.filter((name) => !ours(name))) {
+      const stat = statSync(path.join(dir, name), { throwIfNoEntry: false })
+      if (stat && now - stat.mtimeMs > STALE_MS) rmSync(path.join(dir, name), { force: true })
+    }
     writeFileSync(temporary, data, { mode: 0o600 })
     renameSync(temporary, file)
   } catch {
-    rmSync(temporary, { force: true })
+    try {
+      rmSync(temporary, { force: true })
+    } catch {
+      // no directory to write in: nothing was written
+    }
   }
 }

@@ -20,6 +20,7 @@ export function launch(): void {
     // The launcher's own: dist/launch.cjs resolves from the bundle's directory (node:module's
     // createRequire would load two more of Node's modules).
     require,
+    args: process.argv.slice(2),
   })
   void run()
 }

@@ -17,6 +17,7 @@ import { compileGlobals, declareGlobals, resolveGlobals } from '../cmdutil/globa
 import { UsageError } from '../errors.js'
 import { VERSION } from '../cmdutil/version.js'
 import { about } from '../cmdutil/manual.js'
+import type { TopLevelCommand } from './commands.js'
 import { addHelpCommand, commandPath, configureHelp, nounsShowHelp } from './help.js'
 
 // commander's own default, for help that goes to a pipe or to stderr.
@@ -26,7 +27,10 @@ type Register = (program: Command, ctx: Context) => void
 
 // Top-level command names and what registers them. A name not here (help, a typo, `completion`,
 // which walks the whole tree) builds every command.
-const REGISTERS: Record<string, Register> = {
+const REGISTERS: Record<
+  Exclude<TopLevelCommand, 'completion' | '__complete' | 'help'>,
+  Register
+> = {
   login: registerAuth,
   logout: registerAuth,
   auth: registerAuth,
@@ -91,7 +95,10 @@ export function createProgram(ctx: Context, argv?: readonly string[]): Command {
     ctx.globals = await compileGlobals(flags, ctx.globals)
   })
   const name = argv && commandName(program, argv.slice(2))
-  const only = name !== undefined && Object.hasOwn(REGISTERS, name) ? REGISTERS[name] : undefined
+  const only =
+    name !== undefined && Object.hasOwn(REGISTERS, name)
+      ? REGISTERS[name as keyof typeof REGISTERS]
+      : undefined
   if (only) only(program, ctx)
   else {
     for (const register of new Set(Object.values(REGISTERS))) register(program, ctx)

@@ -19,6 +19,7 @@ if (!answerVersion(process.argv.slice(2))) {
     filename,
     hash: __CHAMBERCTL_BUNDLE_HASH__,
     require: createRequire(filename),
+    args: process.argv.slice(2),
   })
   void run()
 }

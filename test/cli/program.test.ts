@@ -1,6 +1,7 @@
 // The tree main() builds: only the command the arguments name, global options and their values
 // skipped; everything when the arguments name no command it knows (help, a typo, completion).
 import { describe, expect, it } from 'vitest'
+import { TOP_LEVEL_COMMANDS } from '../../src/cli/commands.js'
 import { createContext } from '../../src/cli/main.js'
 import { createProgram } from '../../src/cli/program.js'
 import { createTestIO } from '../helpers/test-io.js'
@@ -28,6 +29,10 @@ describe('createProgram with the arguments', () => {
     )
     const program = createProgram(createContext(createTestIO().io))
     expect(program.commands.map((command) => command.name())).toEqual([...ALL, 'help'])
+  })
+
+  it('has the top-level commands the launcher keys its code cache by, and no other', () => {
+    expect([...ALL, 'help'].sort()).toEqual([...TOP_LEVEL_COMMANDS].sort())
   })
 
   it('builds only the noun that runs', () => {

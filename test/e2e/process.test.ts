@@ -3,7 +3,14 @@
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CHAMBER_IDS, loginArgs, modeOf, useSandbox, useTempDirs } from '../helpers/cli.js'
+import {
+  CHAMBER_IDS,
+  credentialsEnv,
+  loginArgs,
+  modeOf,
+  useSandbox,
+  useTempDirs,
+} from '../helpers/cli.js'
 import { lines, tsvColumn } from '../helpers/output.js'
 import { runCli, startCli, TESTING_BINARY } from '../helpers/run-cli.js'
 
@@ -12,8 +19,13 @@ const sandbox = useSandbox()
 const tempDir = useTempDirs('chamberctl-e2e-')
 
 // The npm bin's: the host's single executable starts from a snapshot and writes no cache.
-describe.skipIf(TESTING_BINARY)('the V8 code cache the launcher writes after a run', () => {
-  it('lives in the OS cache directory, is written once, and --version answers without it', async () => {
+describe.skipIf(TESTING_BINARY)('the V8 code caches the launcher writes after a run', () => {
+  const cacheName = (key: string) =>
+    new RegExp(
+      `^chamberctl-[0-9a-f]{16}-node${process.versions.node}-${process.arch}-${key}\\.cache$`,
+    )
+
+  it('live in the OS cache directory, one per command, written once; --version needs none', async () => {
     const cache = tempDir()
     const env = { XDG_CACHE_HOME: cache }
     const version = await runCli(['--version'], { configDir: tempDir(), env })
@@ -21,19 +33,29 @@ describe.skipIf(TESTING_BINARY)('the V8 code cache the launcher writes after a r
     expect(readdirSync(cache)).toEqual([])
     const first = await runCli(['chambers', '--help'], { configDir: tempDir(), env })
     expect(first.code).toBe(0)
-    // One file, keyed by the bundle, the Node version and the architecture.
+    // One file, keyed by the bundle, the Node version, the architecture and the command.
     const dir = path.join(cache, 'chamberctl', 'v8')
     const [file, ...others] = readdirSync(dir)
     expect(others).toEqual([])
-    expect(file).toMatch(
-      new RegExp(`^chamberctl-[0-9a-f]{16}-node${process.versions.node}-${process.arch}\\.cache$`),
-    )
+    expect(file).toMatch(cacheName('chambers'))
     const written = statSync(path.join(dir, file!))
     expect(written.size).toBeGreaterThan(10_000)
     // Accepted by the next run, which leaves it as it is.
     const second = await runCli(['chambers', '--help'], { configDir: tempDir(), env })
     expect(second.stdout).toBe(first.stdout)
     expect(statSync(path.join(dir, file!)).mtimeMs).toBe(written.mtimeMs)
+    // Another command has its own; a run that fails writes none.
+    const list = await runCli(['chambers', 'list', '--json'], {
+      configDir: tempDir(),
+      env: { ...env, ...credentialsEnv(sandbox()) },
+    })
+    expect(list.code, list.stderr).toBe(0)
+    const typo = await runCli(['chambers', 'lsit'], { configDir: tempDir(), env })
+    expect(typo.code).toBe(2)
+    const files = readdirSync(dir).sort()
+    expect(files).toHaveLength(2)
+    expect(files[0]).toMatch(cacheName('chambers'))
+    expect(files[1]).toMatch(cacheName('chambers\\.list'))
   })
 
   it('replaces a cache V8 rejects, and the run is not disturbed by it', async () => {

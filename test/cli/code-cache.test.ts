@@ -1,0 +1,98 @@
+// The launcher's code caches (src/cli/code-cache.ts): which one a command line reads, and how many
+// of them a cache directory keeps. That the caches are written and read: test/e2e/process.test.ts.
+import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { commandKey, MAX_CACHES, writeCache } from '../../src/cli/code-cache.js'
+import { useTempDirs } from '../helpers/cli.js'
+
+const tempDir = useTempDirs('chamberctl-code-cache-')
+const DAY = 24 * 60 * 60 * 1000
+
+describe('commandKey', () => {
+  it.each([
+    [['chambers', 'list', '--json'], 'chambers.list'],
+    [['--profile', 'prod', 'members', 'add', 'ch_1', '--name', 'A'], 'members.add'],
+    [['-o', 'json', 'events', 'view', 'ev_1'], 'events.view'],
+    [['auth', 'token'], 'auth.token'],
+    [['__complete', 'chamber-ids'], '__complete.chamber-ids'],
+    [['login', '--base-url', 'https://x.example'], 'login'],
+    [['members', 'ch_0001'], 'members'],
+    [['api', '/chambers'], 'api'],
+    [['chambers'], 'chambers'],
+    [['--help'], 'other'],
+    [[], 'other'],
+    [['frobnicate', 'list'], 'other'],
+    // A value that is not a word of a command never names a file of its own.
+    [['members', 'Robert; rm -rf /'], 'members'],
+    [['members', '../../etc'], 'members'],
+    [['members', 'x'.repeat(40)], 'members'],
+  ])('%j reads the cache of %s', (args, key) => {
+    expect(commandKey(args)).toBe(key)
+  })
+})
+
+describe('writeCache', () => {
+  const PREFIX = 'chamberctl-0123456789abcdef-node24.0.0-x64-'
+  const names = (dir: string) => readdirSync(dir).sort()
+
+  it('writes a file of its own only (0600), atomically, nothing left beside it', () => {
+    const dir = tempDir()
+    const file = path.join(dir, `${PREFIX}chambers.list.cache`)
+    writeCache(file, PREFIX, Buffer.from('cache'))
+    expect(names(dir)).toEqual([path.basename(file)])
+    if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600)
+  })
+
+  it(`writes no more than ${MAX_CACHES} caches of one bundle on one Node`, () => {
+    const dir = tempDir()
+    for (let i = 0; i < MAX_CACHES; i++) writeFileSync(path.join(dir, `${PREFIX}c${i}.cache`), '')
+    // Another bundle's do not count.
+    writeFileSync(path.join(dir, 'chamberctl-fedcba9876543210-node24.0.0-x64-x.cache'), '')
+    const before = names(dir)
+    writeCache(path.join(dir, `${PREFIX}one-more.cache`), PREFIX, Buffer.from('cache'))
+    expect(names(dir)).toEqual(before)
+    const fewer = tempDir()
+    for (let i = 0; i < MAX_CACHES - 1; i++) {
+      writeFileSync(path.join(fewer, `${PREFIX}c${i}.cache`), '')
+    }
+    writeCache(path.join(fewer, `${PREFIX}one-more.cache`), PREFIX, Buffer.from('cache'))
+    expect(names(fewer)).toHaveLength(MAX_CACHES)
+  })
+
+  it("removes another bundle's or Node's caches and leftovers unwritten for 30 days, no others", () => {
+    const dir = tempDir()
+    const now = Date.now()
+    const files = {
+      oldOther: 'chamberctl-fedcba9876543210-node24.0.0-x64-chambers.list.cache',
+      oldNode: 'chamberctl-0123456789abcdef-node22.13.0-x64-chambers.list.cache',
+      oldLeftover: `${PREFIX}login.cache.4242.tmp`,
+      recentOther: 'chamberctl-fedcba9876543210-node24.0.0-x64-login.cache',
+      oldOurs: `${PREFIX}members.list.cache`,
+    }
+    for (const name of Object.values(files)) writeFileSync(path.join(dir, name), '')
+    const age = (name: string, days: number) => {
+      const at = new Date(now - days * DAY)
+      utimesSync(path.join(dir, name), at, at)
+    }
+    age(files.oldOther, 31)
+    age(files.oldNode, 31)
+    age(files.oldLeftover, 31)
+    age(files.recentOther, 29)
+    // This bundle's own are never rewritten, so an old one is still this bundle's cache.
+    age(files.oldOurs, 400)
+    writeCache(path.join(dir, `${PREFIX}chambers.list.cache`), PREFIX, Buffer.from('c'), now)
+    expect(names(dir)).toEqual(
+      [files.recentOther, files.oldOurs, `${PREFIX}chambers.list.cache`].sort(),
+    )
+  })
+
+  it('only costs speed when the directory cannot be written', () => {
+    const parent = tempDir()
+    // A file where the directory should be.
+    writeFileSync(path.join(parent, 'v8'), '')
+    const file = path.join(parent, 'v8', `${PREFIX}chambers.list.cache`)
+    expect(() => writeCache(file, PREFIX, Buffer.from('cache'))).not.toThrow()
+    expect(names(parent)).toEqual(['v8'])
+  })
+})
