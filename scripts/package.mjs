@@ -216,15 +216,24 @@ async function snapshotChunks() {
 const NOT_IN_THE_SNAPSHOT =
   /^src\/(sandbox|cli\/topics)\/|node_modules\/(yaml|csv-parse|csv-stringify|ajv|@inquirer\/core|jq-wasm)\//
 
+// Nor these of Node's (scripts/build.mjs, NOT_IN_A_SNAPSHOT): what Node does not vouch for in a
+// snapshot, and net (with its five modules) would cost every start more than it saves a request.
+const NODE_NOT_IN_THE_SNAPSHOT = /^NativeModule (net|tls|tty|http|https|_http_\w+)$/
+
 // Which chunks the snapshot holds (src/cli/snapshot-main.ts lists them as it is made).
 function snapshotContents(chunks) {
-  const held = JSON.parse(readFileSync(path.join(chunks.dir, 'in-snapshot.json'), 'utf8'))
+  const { chunks: held, builtins } = JSON.parse(
+    readFileSync(path.join(chunks.dir, 'in-snapshot.json'), 'utf8'),
+  )
   const size = (names) =>
     names.reduce((sum, name) => sum + statSync(path.join(chunks.dir, name)).size, 0)
   const all = [...chunks.sources.keys()]
-  const unwanted = held
-    .flatMap((name) => chunks.sources.get(name) ?? [])
-    .filter((source) => NOT_IN_THE_SNAPSHOT.test(source))
+  const unwanted = [
+    ...held
+      .flatMap((name) => chunks.sources.get(name) ?? [])
+      .filter((source) => NOT_IN_THE_SNAPSHOT.test(source)),
+    ...builtins.filter((name) => NODE_NOT_IN_THE_SNAPSHOT.test(name)),
+  ]
   if (unwanted.length > 0) {
     throw new Error(`the snapshot's warm-up loads ${unwanted.join(', ')}: load it on first use`)
   }

@@ -70,9 +70,14 @@ function compile(name: string): Chunk {
 }
 
 if (v8.startupSnapshot.isBuildingSnapshot()) {
-  // Which chunks the snapshot holds, for the packaging to check and report.
+  // Which chunks and which of Node's modules the snapshot holds, for the packaging to check and
+  // report (Node's list of what it loaded is not a documented API: none is no check).
+  const { moduleLoadList = [] } = process as { moduleLoadList?: string[] }
   v8.startupSnapshot.addSerializeCallback(() => {
-    writeFileSync(path.join(chunksDir(), 'in-snapshot.json'), JSON.stringify([...loaded.keys()]))
+    writeFileSync(
+      path.join(chunksDir(), 'in-snapshot.json'),
+      JSON.stringify({ chunks: [...loaded.keys()], builtins: moduleLoadList }),
+    )
   })
 }
 load('snapshot.cjs')

@@ -42,7 +42,7 @@ describe.skipIf(!BINARY || RUNNER.length === 0)(
         const dir = path.join(cache, 'chamberctl', 'v8')
         const [file, ...others] = readdirSync(dir)
         expect(others).toEqual([])
-        expect(file).toMatch(/^chamberctl-[0-9a-f]{16}-node[\d.]+-arm64\.cache$/)
+        expect(file).toMatch(/^chamberctl-[0-9a-f]{16}-node[\d.]+-arm64-chambers\.list\.cache$/)
         const written = statSync(path.join(dir, file!)).mtimeMs
 
         // jq's WebAssembly module is an asset of the binary.
