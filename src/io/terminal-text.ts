@@ -19,20 +19,24 @@
 // person reads in a JavaScript or C string. Backslashes stay as they are, since a person reads
 // this, not a parser.
 
-// Tested first, so that text with nothing to escape (nearly all of it) costs one scan.
-const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u
+// Tested first, so that text with nothing to escape (nearly all of it) costs one scan: printable
+// ASCII, then none of the classes escaped.
+const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/
+const UNSAFE_CLASSES = String.raw`[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]`
 
 const PICTURE = String.raw`\p{Extended_Pictographic}(?:\u{FE0F}|\p{Emoji_Modifier})?`
-// Made when first needed: V8 builds a RegExp's Unicode property classes through ICU as it is
-// constructed (1.1 million instructions), which every command paid when it loaded this module.
+// Both made when first needed: V8 builds a RegExp's Unicode property classes through ICU as it
+// is made (2.5 and 1.1 million instructions), which every command paid when it loaded this
+// module, printing to a terminal or not.
+let unsafe: RegExp | undefined
 let scan: RegExp | undefined
 const scanner = (): RegExp =>
   (scan ??= new RegExp(
     // Kept whole (the first group): an emoji ZWJ sequence, or a subdivision flag (the black flag,
     // its region's tags, the cancel tag). Anything else the class matches is escaped.
     `(${PICTURE}(?:\\u200D${PICTURE})+` +
-      String.raw`|\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,6}\u{E007F})` +
-      String.raw`|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]`,
+      String.raw`|\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,6}\u{E007F})|` +
+      UNSAFE_CLASSES,
     'gu',
   ))
 
@@ -57,7 +61,8 @@ function jsonEscape(char: string): string {
 }
 
 function escapeWith(text: string, keep: string, notation: (char: string) => string): string {
-  if (!UNSAFE.test(text)) return text
+  if (!NOT_PRINTABLE_ASCII.test(text)) return text
+  if (!(unsafe ??= new RegExp(UNSAFE_CLASSES, 'u')).test(text)) return text
   return text.replace(scanner(), (match, whole: string | undefined) =>
     whole !== undefined || keep.includes(match) ? match : notation(match),
   )
