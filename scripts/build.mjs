@@ -50,8 +50,12 @@ const LISTING_LOADS_MODULES = ['node:util', 'node:fs', 'node:buffer']
 // Required at the top of a module that calls it only in a path chamberctl rarely or never takes:
 // loaded on first use, not with the module. node:child_process (~3 ms) is for commander's
 // executable subcommands, which chamberctl has none of; node:zlib for an answer that came
-// compressed.
-const LOADED_ON_FIRST_USE = ['node:child_process', 'node:zlib']
+// compressed; node:http (Node's HTTP client and server, which a V8 startup snapshot cannot hold
+// either: its parser's handles are not serialisable) for the sandbox's server, and for the two
+// reads undici makes of it when loaded, which the bundle moves to when they are needed
+// (UNDICI_LOAD_TIME_READS) and chamberctl's options make unneeded (src/api/undici.ts): a
+// request loads none of it, 183 -> 178 million instructions for the npm bin's `chambers list`.
+const LOADED_ON_FIRST_USE = ['node:child_process', 'node:zlib', 'node:http', 'node:https']
 
 // undici calls node:assert (seven of Node's modules) only as `assert(condition)`, on every
 // request: the bundle's assert passes a condition that holds without loading it, and hands a
@@ -94,16 +98,16 @@ function builtinsPlugin(loadedOnFirstUse) {
   }
 }
 
-// A V8 startup snapshot cannot hold node:http (its HTTP parser's handles are not serialisable),
-// nor the sockets of net and tls, nor node:tty, which loads net (and which Node does not vouch
-// for in a snapshot): in the snapshot's bundle they are loaded on first use, and undici's two
-// reads of node:http when it is loaded are moved to when they are needed. Held by the snapshot,
+// A V8 startup snapshot cannot hold the sockets of net and tls, nor node:tty, which loads net (and
+// which Node does not vouch for in a snapshot): in the snapshot's bundle they are loaded on first
+// use, as node:http is in every bundle (LOADED_ON_FIRST_USE). Held by the snapshot,
 // net and the modules and bindings it brings (tty's, tcp's, pipe's, c-ares's) made every start
 // slower by more than a request gains from them: the binary's --version 1.32x -> 1.16x and
 // 1.39x -> 1.24x `node -e 0` without them (medians of 80 and 60 interleaved runs), user and
 // system time both lower; its `chambers list` the same within the noise.
-const NOT_IN_A_SNAPSHOT = ['node:http', 'node:https', 'node:net', 'node:tls', 'node:tty']
+const NOT_IN_A_SNAPSHOT = ['node:net', 'node:tls', 'node:tty']
 
+// undici's reads of node:http when it is loaded, moved to when they are needed.
 const UNDICI_LOAD_TIME_READS = [
   {
     file: /\/undici\/lib\/core\/util\.js$/,
@@ -114,7 +118,7 @@ const UNDICI_LOAD_TIME_READS = [
           "const http = require('node:http')",
         )
         .replace(/=== IncomingMessage\b/g, '=== http.IncomingMessage'),
-    // An undici that reads node:http otherwise must not slip into a snapshot unnoticed.
+    // An undici that reads node:http otherwise must not slip into a bundle unnoticed.
     left: /IncomingMessage }/,
   },
   {
@@ -202,7 +206,7 @@ export const BUNDLE_PLUGINS = [
   withoutHttp2,
   builtinsPlugin(LOADED_ON_FIRST_USE),
   rawText,
-  undiciEdits([UNDICI_HEADER_TREE_UNBUILT]),
+  undiciEdits([...UNDICI_LOAD_TIME_READS, UNDICI_HEADER_TREE_UNBUILT]),
 ]
 
 // How every bundle of the CLI is built (the npm package's here, the single executables' in

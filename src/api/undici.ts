@@ -26,6 +26,11 @@ export const MAX_ANSWER_TEXT = '64 MiB'
 // Node's timers take at most 2^31-1 ms (~24.8 days); a longer one fires at once.
 export const MAX_TIMER_MS = 2 ** 31 - 1
 
+// The most an answer's status line and headers may hold: Node's own default, which undici
+// otherwise reads off node:http (http.maxHeaderSize) for every connection, loading Node's HTTP
+// client and server for one number.
+const MAX_HEADER_BYTES = 16 * 1024
+
 export type RequestOptions = {
   method: Dispatcher.HttpMethod
   headers: Record<string, string>
@@ -225,6 +230,7 @@ function utf8Text(chunks: Buffer[], size: number): string {
 // long making one may take.
 export type AgentOptions = {
   keepAliveTimeout: number
+  maxHeaderSize: number
   connections: number
   connect: buildConnector.connector
   connectTimeoutMs: number
@@ -268,7 +274,7 @@ export function createHttpAgent(options: DispatcherOptions): HttpAgent {
     connecting.add(socket)
     return socket
   }
-  const agent = { keepAliveTimeout: 10_000, connections, connect }
+  const agent = { keepAliveTimeout: 10_000, maxHeaderSize: MAX_HEADER_BYTES, connections, connect }
   const dispatcher = proxy ? proxy({ ...agent, connectTimeoutMs }) : new AgentModule(agent)
   return {
     dispatcher,
