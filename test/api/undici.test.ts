@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { createHttpAgent, request } from '../../src/api/undici.js'
+import { createHttpAgent, ExchangeError, request } from '../../src/api/undici.js'
 
 describe('the HTTP agent', () => {
   it('ends a kept-alive connection without formatting a stack trace', async () => {
@@ -30,5 +30,34 @@ describe('the HTTP agent', () => {
     }
     await new Promise((resolve) => server.close(resolve))
     expect(formatted).toEqual([])
+  })
+
+  // Node's own limit, given by chamberctl rather than read off node:http by undici.
+  it('takes an answer whose headers fit in 16 KiB, and refuses one whose headers do not', async () => {
+    let size = 0
+    const server = createServer((_req, res) => {
+      res.setHeader('x-filler', 'a'.repeat(size))
+      res.end('ok')
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    const agent = createHttpAgent({ connections: 1, connectTimeoutMs: 5000 })
+    const get = () =>
+      request(agent.dispatcher, new URL(`http://127.0.0.1:${port}/`), {
+        method: 'GET',
+        headers: {},
+        timeoutMs: 5000,
+      })
+    try {
+      size = 15 * 1024
+      expect((await get()).text).toBe('ok')
+      size = 17 * 1024
+      const refused = await get().catch((error: unknown) => error)
+      expect(refused).toBeInstanceOf(ExchangeError)
+      expect(refused).toMatchObject({ kind: 'bad_headers' })
+    } finally {
+      await agent.destroy()
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 })
