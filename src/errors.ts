@@ -114,3 +114,8 @@ export function describeSystemError(error: unknown): string {
   }
   return typeof message === 'string' ? message : String(error)
 }
+
+// The one line for a stdout that cannot be written (`> /dev/full`), whoever finds it out.
+export function stdoutFailure(error: unknown): string {
+  return `error: cannot write to standard output: ${describeSystemError(error)}`
+}

@@ -4,7 +4,7 @@ import type { Readable, Writable } from 'node:stream'
 import { fstatSync } from 'node:fs'
 import { isatty } from 'node:tty'
 import type { Pager } from './pager.js'
-import { describeSystemError } from '../errors.js'
+import { stdoutFailure } from '../errors.js'
 
 // Why a long run must wind down: a signal, or a stdout that was closed (`| head -1`, EPIPE) or
 // cannot be written (`> /dev/full`).
@@ -58,7 +58,7 @@ function watchStdout(): void {
       return
     }
     if (reason === 'output closed') process.exit(process.exitCode ?? 0)
-    process.stderr.write(`error: cannot write to standard output: ${describeSystemError(error)}\n`)
+    process.stderr.write(`${stdoutFailure(error)}\n`)
     process.exit(1)
   })
 }

@@ -15,13 +15,7 @@ import { idText } from '../../api/answers.js'
 import { configDir } from '../../config/dir.js'
 import { Journal } from '../../config/journal.js'
 import type { EarlierRun, JournalEntry, JournalError } from '../../config/journal.js'
-import {
-  ExitCode,
-  SilentError,
-  UsageError,
-  describeError,
-  describeSystemError,
-} from '../../errors.js'
+import { ExitCode, SilentError, UsageError, describeError, stdoutFailure } from '../../errors.js'
 import type { ExitCode as ExitCodeType, CliError } from '../../errors.js'
 import {
   bulkSummary,
@@ -309,7 +303,7 @@ export class BulkRun {
     // A write error is said even with -q: it is an error.
     if (reason === 'journal') io.err.write(`\nerror: ${error?.message}\n`)
     else if (reason === 'output failed') {
-      io.err.write(`\nerror: cannot write to standard output: ${describeSystemError(error)}\n`)
+      io.err.write(`\n${stdoutFailure(error)}\n`)
     } else if (!globals.quiet) {
       const what = reason === 'output closed' ? 'Output closed' : 'Interrupted'
       io.err.write(`\n${what}: finishing the requests in flight…\n`)
