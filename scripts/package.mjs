@@ -31,7 +31,13 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { signatureSet } from 'portable-executable-signature'
-import { assertAscii, buildCli, bundleOptions, digest } from './build.mjs'
+import {
+  assertAscii,
+  buildCli,
+  bundleOptions,
+  digest,
+  SNAPSHOT_LOADS_ON_FIRST_USE,
+} from './build.mjs'
 import { adHocSign } from './macho-sign.mjs'
 import { bundledPackages, thirdPartyNotices } from './notices.mjs'
 
@@ -216,9 +222,15 @@ async function snapshotChunks() {
 const NOT_IN_THE_SNAPSHOT =
   /^src\/(sandbox|cli\/topics)\/|node_modules\/(yaml|csv-parse|csv-stringify|ajv|@inquirer\/core|jq-wasm)\//
 
-// Nor these of Node's (scripts/build.mjs, NOT_IN_A_SNAPSHOT): what Node does not vouch for in a
-// snapshot, and net (with its five modules) would cost every start more than it saves a request.
-const NODE_NOT_IN_THE_SNAPSHOT = /^NativeModule (net|tls|tty|http|https|_http_\w+)$/
+// Nor those of Node's modules the snapshot's bundle loads on first use (scripts/build.mjs): Node
+// does not vouch for net, tls, tty or http in a snapshot, and net alone (with its five modules)
+// would cost every start more than it saves a request. Node lists what it loaded by name, http's
+// own modules as _http_….
+const NODE_NOT_IN_THE_SNAPSHOT = new Set(
+  SNAPSHOT_LOADS_ON_FIRST_USE.map((id) => `NativeModule ${id.replace(/^node:/, '')}`),
+)
+const heldByTheSnapshot = (name) =>
+  NODE_NOT_IN_THE_SNAPSHOT.has(name) || name.startsWith('NativeModule _http_')
 
 // Which chunks the snapshot holds (src/cli/snapshot-main.ts lists them as it is made).
 function snapshotContents(chunks) {
@@ -232,7 +244,7 @@ function snapshotContents(chunks) {
     ...held
       .flatMap((name) => chunks.sources.get(name) ?? [])
       .filter((source) => NOT_IN_THE_SNAPSHOT.test(source)),
-    ...builtins.filter((name) => NODE_NOT_IN_THE_SNAPSHOT.test(name)),
+    ...builtins.filter(heldByTheSnapshot),
   ]
   if (unwanted.length > 0) {
     throw new Error(`the snapshot's warm-up loads ${unwanted.join(', ')}: load it on first use`)
