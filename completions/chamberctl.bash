@@ -137,7 +137,7 @@ __chamberctl_argument() {
     'export|'*) REPLY=chamber-ids ;;
     'api|0') REPLY=none ;;
     'fields|0') REPLY='choices chambers members events' ;;
-    'completion|0') REPLY='choices bash zsh fish' ;;
+    'completion|0') REPLY='choices bash zsh fish powershell' ;;
     'help|'*) REPLY=none ;;
     *) REPLY=none ;;
   esac

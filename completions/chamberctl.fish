@@ -262,7 +262,7 @@ complete -c chamberctl -n "__chamberctl_at '' 0" -a export -d 'write chambers (a
 complete -c chamberctl -n "__chamberctl_at '' 0" -a api -d 'make an authenticated request to any API path and print the answer'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a sandbox -d 'run the local reference server of the chamber directory API (v1 and v2)'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a fields -d 'list the fields of a resource, for --fields (nested ones as address.city)'
-complete -c chamberctl -n "__chamberctl_at '' 0" -a completion -d 'print the shell completion script for bash, zsh or fish'
+complete -c chamberctl -n "__chamberctl_at '' 0" -a completion -d 'print the shell completion script for bash, zsh, fish or PowerShell'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a help -d 'show help for a command or a topic, e.g. help members add, help environment'
 
 complete -c chamberctl -n "__chamberctl_at 'login'" -l client-id -x -d 'API client id (env CHAMBERCTL_CLIENT_ID)'
@@ -368,5 +368,5 @@ complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l fail-rate -x -d 'share 
 
 complete -c chamberctl -n "__chamberctl_at 'fields' 0" -a 'chambers members events'
 
-complete -c chamberctl -n "__chamberctl_at 'completion' 0" -a 'bash zsh fish'
+complete -c chamberctl -n "__chamberctl_at 'completion' 0" -a 'bash zsh fish powershell'
 

@@ -307,6 +307,7 @@ export const COMPLETION_FILES = {
   bash: 'chamberctl.bash',
   zsh: '_chamberctl',
   fish: 'chamberctl.fish',
+  powershell: 'chamberctl.ps1',
 }
 
 export async function writeCompletions() {

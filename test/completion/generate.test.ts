@@ -9,6 +9,7 @@ import { createContext } from '../../src/cli/main.js'
 import { createProgram } from '../../src/cli/program.js'
 import { completionScript } from '../../src/commands/completion/generate.js'
 import { describeProgram, walk } from '../../src/commands/completion/model.js'
+import { SHELLS } from '../../src/commands/completion/shells.js'
 import { OUTPUT_FORMATS } from '../../src/io/format.js'
 import { runMain, useTempDirs } from '../helpers/cli.js'
 import { createTestIO } from '../helpers/test-io.js'
@@ -36,7 +37,7 @@ describe('the model of the command tree', () => {
   })
 
   it('is the same on every run', () => {
-    for (const shell of ['bash', 'zsh', 'fish'] as const) {
+    for (const shell of SHELLS) {
       expect(completionScript(shell, program())).toBe(completionScript(shell, program()))
     }
   })
@@ -70,13 +71,18 @@ describe('chamberctl completion', () => {
     const { code, stdout } = await runMain(['completion', 'zsh'])
     expect(code).toBe(0)
     expect(stdout.startsWith('#compdef chamberctl\n')).toBe(true)
+    const powershell = await runMain(['completion', 'powershell'])
+    expect(powershell.code).toBe(0)
+    expect(powershell.stdout).toMatch(
+      /^Register-ArgumentCompleter -Native -CommandName chamberctl /m,
+    )
   })
 
   it('refuses another shell: usage error', async () => {
-    const { code, stdout, stderr } = await runMain(['completion', 'powershell'])
+    const { code, stdout, stderr } = await runMain(['completion', 'tcsh'])
     expect(code).toBe(2)
     expect(stdout).toBe('')
-    expect(stderr).toMatch(/Allowed choices are bash, zsh, fish/)
+    expect(stderr).toMatch(/Allowed choices are bash, zsh, fish, powershell/)
   })
 
   it('is not listed by --help, and neither is __complete', async () => {

@@ -10,7 +10,7 @@ import { BIN, ROOT } from '../helpers/run-cli.js'
 // @ts-expect-error: a plain ESM script without type declarations
 import { COMPLETION_FILES as FILES } from '../../scripts/build.mjs'
 
-export const COMPLETION_FILES = FILES as Record<'bash' | 'zsh' | 'fish', string>
+export const COMPLETION_FILES = FILES as Record<'bash' | 'zsh' | 'fish' | 'powershell', string>
 
 export function scriptPath(shell: keyof typeof COMPLETION_FILES): string {
   return path.join(ROOT, 'completions', COMPLETION_FILES[shell])

@@ -36,7 +36,7 @@ describe('bash', () => {
     ['chamberctl events list --status p', ['past']],
     ['chamberctl -o ', FORMATS],
     ['chamberctl chambers list --json -o nd', ['ndjson']],
-    ['chamberctl completion ', ['bash', 'zsh', 'fish']],
+    ['chamberctl completion ', ['bash', 'zsh', 'fish', 'powershell']],
     ['chamberctl auth ', ['status', 'switch', 'token']],
     ['chamberctl chambers get --inc', ['--include']],
     // Global options after the command, its own options, long and short forms.
@@ -138,7 +138,7 @@ describe.skipIf(!hasShell('zsh'))('zsh', () => {
     ['chamberctl chambers list --type ', ['hq', 'subsidiary']],
     ['chamberctl members list --json --status ', ['active', 'inactive', 'pending']],
     ['chamberctl -o ', FORMATS],
-    ['chamberctl completion ', ['bash', 'zsh', 'fish']],
+    ['chamberctl completion ', ['bash', 'zsh', 'fish', 'powershell']],
   ])('%j → %j', async (line, expected) => {
     expect(await zshComplete(line)).toEqual(expected)
   })
@@ -168,7 +168,7 @@ describe.skipIf(!hasShell('fish'))('fish', () => {
     ['chamberctl chambers list --type ', ['hq', 'subsidiary']],
     ['chamberctl members list --json --status ', ['active', 'inactive', 'pending']],
     ['chamberctl -o ', [...FORMATS].sort()],
-    ['chamberctl completion ', ['bash', 'fish', 'zsh']],
+    ['chamberctl completion ', ['bash', 'fish', 'powershell', 'zsh']],
   ])('%j → %j', async (line, expected) => {
     expect(values(await fishComplete(line))).toEqual(expected)
   })

@@ -23,6 +23,11 @@ export const MAX_CHAMBERS = 500
 type Source = { key: string; list(): Promise<CachedChamber[]>; abandon(): void }
 
 export async function chamberIds(ctx: Context): Promise<void> {
+  ctx.io.out.write((await chamberChoices(ctx)).map(line).join(''))
+}
+
+// The chambers to offer, or none at all when anything goes wrong.
+export async function chamberChoices(ctx: Context): Promise<CachedChamber[]> {
   ctx.globals = {
     ...ctx.globals,
     canPrompt: false,
@@ -30,13 +35,11 @@ export async function chamberIds(ctx: Context): Promise<void> {
     quiet: true,
     timeoutMs: Math.min(ctx.globals.timeoutMs, BUDGET_MS),
   }
-  let chambers: CachedChamber[]
   try {
-    chambers = await lookup(ctx)
+    return await lookup(ctx)
   } catch {
-    return
+    return []
   }
-  ctx.io.out.write(chambers.map(line).join(''))
 }
 
 async function lookup(ctx: Context): Promise<CachedChamber[]> {
@@ -94,10 +97,14 @@ async function listChambers(client: Client): Promise<CachedChamber[]> {
   return chambers
 }
 
-function line({ id, name }: CachedChamber): string {
-  // Shown by the shell on the terminal; escaped, a tab cannot split the line either.
-  const label = name === undefined ? undefined : escapeForTerminal(name).trim()
-  return label ? `${id}\t${label}\n` : `${id}\n`
+function line(chamber: CachedChamber): string {
+  const label = chamberLabel(chamber)
+  return label ? `${chamber.id}\t${label}\n` : `${chamber.id}\n`
+}
+
+// Shown by the shell on the terminal; escaped, a tab cannot split the line either.
+export function chamberLabel({ name }: CachedChamber): string | undefined {
+  return (name === undefined ? undefined : escapeForTerminal(name).trim()) || undefined
 }
 
 // One timer for the whole lookup: each step races it, and the first to lose ends the lookup.

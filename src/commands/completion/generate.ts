@@ -6,6 +6,7 @@ import { bashScript } from './bash.js'
 import { fishScript } from './fish.js'
 import { describeProgram } from './model.js'
 import type { CommandSpec } from './model.js'
+import { powershellScript } from './powershell.js'
 import type { Shell } from './shells.js'
 import { zshScript } from './zsh.js'
 
@@ -15,6 +16,7 @@ const RENDERERS: Record<Shell, (program: CommandSpec) => string> = {
   bash: bashScript,
   zsh: zshScript,
   fish: fishScript,
+  powershell: powershellScript,
 }
 
 export function completionScript(shell: Shell, program: Command): string {

@@ -12,8 +12,8 @@ import type { Shell } from './shells.js'
 export function registerCompletion(program: Command, ctx: Context): void {
   const completionCommand = program
     .command('completion')
-    .description('print the shell completion script for bash, zsh or fish')
-    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
+    .description('print the shell completion script for bash, zsh, fish or PowerShell')
+    .addArgument(new Argument('<shell>', 'bash, zsh, fish or powershell').choices(SHELLS))
     .action(async (shell: Shell) => {
       const { completion } = await import('./generate.js')
       completion({ shell }, program, ctx)
@@ -24,6 +24,10 @@ export function registerCompletion(program: Command, ctx: Context): void {
       ['Bash, for this shell', 'source <(chamberctl completion bash)'],
       ['Zsh, installed for good', 'chamberctl completion zsh > "${fpath[1]}/_chamberctl"'],
       ['Fish', 'chamberctl completion fish > ~/.config/fish/completions/chamberctl.fish'],
+      [
+        'PowerShell, for this session',
+        'chamberctl completion powershell | Out-String | Invoke-Expression',
+      ],
     ],
   })
 
@@ -32,16 +36,19 @@ export function registerCompletion(program: Command, ctx: Context): void {
   program
     .command('__complete', { hidden: true })
     .description('values for the completion scripts, one per line')
-    .argument('[what]', 'chamber-ids or profiles')
+    .argument('[what]', 'chamber-ids, profiles, or words followed by the words typed')
     .allowExcessArguments()
     .allowUnknownOption()
-    .action(async (what: string | undefined) => {
+    .action(async (what: string | undefined, _flags: unknown, command: Command) => {
       if (what === 'chamber-ids') {
         const { chamberIds } = await import('./chamber-ids.js')
         await chamberIds(ctx)
       } else if (what === 'profiles') {
         const { profileNames } = await import('./profiles.js')
         await profileNames(ctx)
+      } else if (what === 'words') {
+        const { completeWords } = await import('./words.js')
+        await completeWords(program, command.args.slice(1), ctx)
       }
     })
 }

@@ -6,17 +6,15 @@ import type { Context } from '../../cmdutil/context.js'
 import { isProfileName } from '../../config/profiles.js'
 
 export async function profileNames(ctx: Context): Promise<void> {
-  let names: string[]
+  ctx.io.out.write((await profileChoices(ctx)).map((name) => `${name}\n`).join(''))
+}
+
+export async function profileChoices(ctx: Pick<Context, 'profiles'>): Promise<string[]> {
   try {
-    names = Object.keys((await ctx.profiles()).list())
-  } catch {
-    return
-  }
-  ctx.io.out.write(
-    names
+    return Object.keys((await ctx.profiles()).list())
       .filter(isProfileName)
       .sort()
-      .map((name) => `${name}\n`)
-      .join(''),
-  )
+  } catch {
+    return []
+  }
 }
