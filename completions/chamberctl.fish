@@ -355,7 +355,7 @@ complete -c chamberctl -n "__chamberctl_at 'api'" -s H -l header -x -d 'a reques
 complete -c chamberctl -n "__chamberctl_at 'api'" -l paginate -d 'follow every page and print one JSON array of all records'
 complete -c chamberctl -n "__chamberctl_at 'api'" -s i -l include -d 'print the status line and the response headers first'
 
-complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l host -x -d 'address to listen on'
+complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l host -x -d 'IP address to listen on (0.0.0.0: every interface, reachable from the network)'
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l port -x -d 'port to listen on (0 picks a free one)'
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l data -r -F -d 'keep the records in this SQLite database (created when missing)'
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l empty -d 'start without demo data'
@@ -365,6 +365,7 @@ complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l client-id -x -d 'client
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l client-secret -x -d 'client secret to accept'
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l latency -x -d 'delay every answer by this many milliseconds'
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l fail-rate -x -d 'share of requests answered 500, 503 or 429 (0..1)'
+complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l check -d 'serve nothing: exit 0 if a sandbox answers on --host and --port, else 1 (a health check)'
 
 complete -c chamberctl -n "__chamberctl_at 'fields' 0" -a 'chambers members events'
 

@@ -1,4 +1,5 @@
 // Argument parsers for commander options: a bad value becomes a one-line usage error (exit 2).
+import { isIP } from 'node:net'
 import { InvalidArgumentError } from 'commander'
 
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -37,4 +38,13 @@ export function keyValue(value: string, previous: [string, string][] = []): [str
   const at = value.indexOf('=')
   if (at <= 0) throw new InvalidArgumentError('expected key=value')
   return [...previous, [value.slice(0, at).trim(), value.slice(at + 1)]]
+}
+
+// An address of this machine to listen on: an IP address (0.0.0.0 and :: are every interface), or
+// localhost. A host name would be looked up, and could name another machine.
+export function listenAddress(value: string): string {
+  if (isIP(value) === 0 && value !== 'localhost') {
+    throw new InvalidArgumentError('expected an IP address such as 127.0.0.1, 0.0.0.0 or ::1')
+  }
+  return value
 }

@@ -89,6 +89,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       .split('/')
       .filter(Boolean)
       .map((segment) => decodeSegment(segment))
+    // Outside the API and its auth, and spared --latency and --fail-rate: whether the server is up.
+    if (first === '_sandbox' && segments.join('/') === 'health') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        throw new HttpError(405, { error: '/_sandbox/health answers GET' }, { allow: 'GET, HEAD' })
+      }
+      return { status: 200, body: { status: 'ok' } }
+    }
     const version = API_VERSIONS.find((v) => v === first)
     if (!version) throw notFound('no such route: the API is served under /v1 and /v2')
 

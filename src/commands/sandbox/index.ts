@@ -2,14 +2,19 @@ import type { Command } from 'commander'
 import type { Context } from '../../cmdutil/context.js'
 import manual from './manual.md?raw'
 import { about } from '../../cmdutil/manual.js'
-import { fraction, integer } from '../../cmdutil/parse.js'
+import { fraction, integer, listenAddress } from '../../cmdutil/parse.js'
 import type { Options } from './serve.js'
 
 export function registerSandbox(program: Command, ctx: Context): void {
   const sandboxCommand = program
     .command('sandbox')
     .description('run the local reference server of the chamber directory API (v1 and v2)')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--host <address>',
+      'IP address to listen on (0.0.0.0: every interface, reachable from the network)',
+      listenAddress,
+      '127.0.0.1',
+    )
     .option('--port <port>', 'port to listen on (0 picks a free one)', integer(0, 65535), 4010)
     .option('--data <file>', 'keep the records in this SQLite database (created when missing)')
     .option('--empty', 'start without demo data')
@@ -23,7 +28,16 @@ export function registerSandbox(program: Command, ctx: Context): void {
     .option('--client-secret <secret>', 'client secret to accept', 'sandbox-secret')
     .option('--latency <ms>', 'delay every answer by this many milliseconds', integer(0), 0)
     .option('--fail-rate <rate>', 'share of requests answered 500, 503 or 429 (0..1)', fraction, 0)
-    .action(async (flags: Options) => {
+    .option(
+      '--check',
+      'serve nothing: exit 0 if a sandbox answers on --host and --port, else 1 (a health check)',
+    )
+    .action(async (flags: Options & { check?: boolean }) => {
+      if (flags.check) {
+        const { check } = await import('./check.js')
+        await check(flags, ctx)
+        return
+      }
       const { serve } = await import('./serve.js')
       await serve(flags, ctx)
     })
@@ -38,6 +52,7 @@ export function registerSandbox(program: Command, ctx: Context): void {
         'A slow, flaky server to test scripts against',
         'chamberctl sandbox --latency 200 --fail-rate 0.1',
       ],
+      ['Reachable from other machines or containers', 'chamberctl sandbox --host 0.0.0.0'],
     ],
   })
 }

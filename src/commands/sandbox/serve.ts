@@ -1,3 +1,4 @@
+import { isLoopback } from '../../api/plain-http.js'
 import type { Context } from '../../cmdutil/context.js'
 import { CliError } from '../../errors.js'
 import { DEMO_LARGE_CHAMBER_ID } from '../../sandbox/demo-data.js'
@@ -23,6 +24,11 @@ export async function serve(
   { io, globals }: Pick<Context, 'io' | 'globals'>,
 ): Promise<void> {
   const quiet = globals.quiet
+  if (!isLoopback(opts.host)) {
+    io.err.write(
+      `warning: listening on ${opts.host}, not loopback: the sandbox and its fixed credentials are reachable from the network\n`,
+    )
+  }
   const started = performance.now()
   const sandbox = await startSandbox({
     host: opts.host,

@@ -25,11 +25,16 @@ describe('sandbox: argv → options', () => {
         { ...DEFAULTS, port: 0, data: 'db.sqlite', empty: true, failRate: 0.2 },
       ],
       [['sandbox', '--demo-members', '1000'], { ...DEFAULTS, demoMembers: 1000 }],
+      [['sandbox', '--host', '0.0.0.0'], { ...DEFAULTS, host: '0.0.0.0' }],
+      [['sandbox', '--host', '::'], { ...DEFAULTS, host: '::' }],
+      [['sandbox', '--host', 'localhost'], { ...DEFAULTS, host: 'localhost' }],
     ],
     refuses: [
       [['sandbox', '--port', '65536'], '--port'],
       [['sandbox', '--fail-rate', '2'], '--fail-rate'],
       [['sandbox', '--latency', '-1'], '--latency'],
+      [['sandbox', '--host', 'example.org'], '--host'],
+      [['sandbox', '--host', '10.0.0'], '--host'],
     ],
   })
 })
