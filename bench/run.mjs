@@ -13,7 +13,9 @@
 //
 // BENCH_RUNS (start-up samples per case, default 30) and BENCH_BULK_RUNS (default 3) trade time
 // for noise. BENCH_ONLY (a comma list of startup, bulk, memory; default all of them) runs only
-// those rows, for quicker iterations on one of them.
+// those rows, for quicker iterations on one of them. BENCH_ONLY=npm runs the npm channel's rows
+// (RELEASING.md), which no default run includes: the bundle on this Node against a launcher that
+// starts the single executable, and against the executable alone.
 import autocannon from 'autocannon'
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -62,6 +64,7 @@ try {
   login(server)
   console.log(`Node ${process.versions.node}; ${runs} start-up samples, ${bulkRuns} bulk runs\n`)
   if (only.has('startup')) startup(server, token, tokenEnv, await bundleUndiciGet())
+  if (only.has('npm')) npmChannel(tokenEnv)
   if (only.has('bulk')) await bulk(server, token, tokenEnv)
   if (only.has('memory')) {
     const listed = await startSandbox(['--data', writeListData(join(work, 'lists.json'))])
@@ -113,24 +116,7 @@ function startup(base, token, tokenEnv, undiciGet) {
   const binaryBare = binaryNode && { command: binaryNode.file, args: ['-e', '0'] }
   if (haveBinary) cases.push(binaryVersion, binaryList, ...(binaryBare ? [binaryBare] : []))
   else console.log(`no ${binary}: the binary's rows need \`npm run package\` first\n`)
-  for (const c of cases) {
-    time(c) // warms the file and compile caches
-    c.samples = []
-  }
-  // A new order each round, from a fixed seed: in one order, a case always followed the same one
-  // and took whatever that one left behind alone (the binary's --version followed jq's request:
-  // 1.30x its floor in that order, 1.16-1.24x in 60-80 shuffled rounds of the same binary).
-  const shuffle = shuffler(0x5eed)
-  for (let i = 0; i < runs; i++) for (const c of shuffle(cases)) c.samples.push(time(c))
-  const ms = (c) => median(c.samples)
-  const row = (what, c, floorName, floor, goal) =>
-    rows.push({
-      what,
-      value: `${ms(c).toFixed(0)} ms`,
-      floor: `${floorName} ${ms(floor).toFixed(0)} ms`,
-      ratio: ms(c) / ms(floor),
-      goal,
-    })
+  sample(cases)
   row('--version', version, 'node -e 0', bare, { max: 1.2 })
   if (haveBinary) {
     row('binary --version', binaryVersion, 'node -e 0', bare, { max: 1.3 })
@@ -147,6 +133,60 @@ function startup(base, token, tokenEnv, undiciGet) {
   row('chambers list --json, profile', listProfile, 'node:http GET', oneShot, { max: 1.6 })
   // What loading jq's WebAssembly module (and compiling the filter) adds to one request.
   row("chambers list --jq '.[0].id'", listJq, 'chambers list --json', listEnv, undefined)
+}
+
+// The npm channel: what `npm install -g chamberctl` could run on each command. The bundle on the
+// user's Node (what the package ships), a Node launcher that starts the per-platform binary (what
+// an optional-dependency layout runs under --ignore-scripts, pnpm's default and yarn, bun), and the
+// binary alone (what only esbuild's install-time swap of the bin would give).
+function npmChannel(tokenEnv) {
+  if (!existsSync(binary)) {
+    console.log(`no ${binary}: the npm rows need \`npm run package\` first\n`)
+    return
+  }
+  const launcher = here('./launcher.cjs')
+  const groups = [
+    ['--version', ['--version'], env],
+    ['chambers list --json, loopback sandbox', ['chambers', 'list', '--json'], tokenEnv],
+    ['chambers list --sandbox --json', ['chambers', 'list', '--sandbox', '--json'], env],
+  ].map(([what, args, childEnv]) => ({
+    what,
+    bundle: { args: [bin, ...args], env: childEnv },
+    launcher: { args: [launcher, binary, ...args], env: childEnv },
+    alone: { command: binary, args, env: childEnv },
+  }))
+  sample(groups.flatMap((g) => [g.bundle, g.launcher, g.alone]))
+  for (const g of groups) {
+    row(`npm: launcher + binary, ${g.what}`, g.launcher, 'bundle', g.bundle, undefined)
+    row('  binary alone (an install-time swap)', g.alone, 'bundle', g.bundle, undefined)
+  }
+}
+
+// Times every case `runs` times, after one run each that warms the file and compile caches.
+function sample(cases) {
+  for (const c of cases) {
+    time(c)
+    c.samples = []
+  }
+  // A new order each round, from a fixed seed: in one order, a case always followed the same one
+  // and took whatever that one left behind alone (the binary's --version followed jq's request:
+  // 1.30x its floor in that order, 1.16-1.24x in 60-80 shuffled rounds of the same binary).
+  const shuffle = shuffler(0x5eed)
+  for (let i = 0; i < runs; i++) for (const c of shuffle(cases)) c.samples.push(time(c))
+}
+
+function ms(c) {
+  return median(c.samples)
+}
+
+function row(what, c, floorName, floor, goal) {
+  rows.push({
+    what,
+    value: `${ms(c).toFixed(0)} ms`,
+    floor: `${floorName} ${ms(floor).toFixed(0)} ms`,
+    ratio: ms(c) / ms(floor),
+    goal,
+  })
 }
 
 async function bulk(base, token, tokenEnv) {
