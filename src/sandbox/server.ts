@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { setTimeout as delay } from 'node:timers/promises'
 import { API_VERSIONS } from '../api/schemas.js'
 import type { ApiVersion } from '../api/schemas.js'
+import { clientOrigin } from './address.js'
 import { TokenIssuer } from './auth.js'
 import type { Credentials } from './auth.js'
 import {
@@ -163,8 +164,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     })
   })
   const address = server.address() as AddressInfo
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
-  const origin = `http://${host}:${address.port}`
+  const origin = clientOrigin(address.address, address.port)
 
   return {
     url: origin,

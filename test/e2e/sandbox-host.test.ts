@@ -15,7 +15,7 @@ const WARNING = /^warning: listening on (\S+), not loopback: .*reachable from th
 // serves on, stops it.
 async function serving(
   args: string[],
-  test: (port: number, stderr: () => string) => Promise<void>,
+  test: (port: number, origin: string, stderr: () => string) => Promise<void>,
 ) {
   const server = startCli(['sandbox', '--port', '0', ...args], {
     configDir: tempDir(),
@@ -23,9 +23,12 @@ async function serving(
     timeoutMs: 20_000,
   })
   try {
-    const [, port] = await server.waitFor('stdout', /^v2 base URL: +http:\/\/\S+:(\d+)\/v2$/m)
+    const [, origin, port] = await server.waitFor(
+      'stdout',
+      /^v2 base URL: +(http:\/\/\S+:(\d+))\/v2$/m,
+    )
     await server.waitFor('stderr', /^Serving;/m)
-    await test(Number(port), server.stderr)
+    await test(Number(port), origin!, server.stderr)
   } finally {
     server.child.kill('SIGTERM')
   }
@@ -46,9 +49,11 @@ async function listOver(origin: string) {
 
 describe('chamberctl sandbox --host', () => {
   it('0.0.0.0 listens on every interface (reached here over 127.0.0.1), with a warning', async () => {
-    await serving(['--host', '0.0.0.0'], async (port, stderr) => {
+    await serving(['--host', '0.0.0.0'], async (port, origin, stderr) => {
       expect(stderr().match(WARNING)?.[1]).toBe('0.0.0.0')
-      const list = await listOver(`http://127.0.0.1:${port}`)
+      // The base URLs it prints are ones to connect to: over loopback.
+      expect(origin).toBe(`http://127.0.0.1:${port}`)
+      const list = await listOver(origin)
       expect(list.code, list.stderr).toBe(0)
       expect(tsvColumn(list.stdout)).toEqual(CHAMBER_IDS.slice(0, 4))
       const check = await runCli(['sandbox', '--check', '--host', '0.0.0.0', '--port', `${port}`], {
@@ -67,7 +72,8 @@ describe('chamberctl sandbox --host', () => {
       await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
       const port = String((other.address() as AddressInfo).port)
       try {
-        await serving(['--host', '127.0.0.2', '--port', port], async (_port, stderr) => {
+        await serving(['--host', '127.0.0.2', '--port', port], async (_port, origin, stderr) => {
+          expect(origin).toBe(`http://127.0.0.2:${port}`)
           expect(stderr()).not.toMatch(WARNING)
           const list = await listOver(`http://127.0.0.2:${port}`)
           expect(list.code, list.stderr).toBe(0)

@@ -3,6 +3,7 @@
 // answers 200, 1 (with the reason) when not.
 import type { Context } from '../../cmdutil/context.js'
 import { CliError } from '../../errors.js'
+import { clientOrigin } from '../../sandbox/address.js'
 import type { Options } from './serve.js'
 
 // A health check that hangs is a failed one; docker's own default timeout is 30 s.
@@ -12,7 +13,7 @@ export async function check(
   opts: Pick<Options, 'host' | 'port'>,
   { io }: Pick<Context, 'io'>,
 ): Promise<void> {
-  const url = `${origin(opts.host, opts.port)}/_sandbox/health`
+  const url = `${clientOrigin(opts.host, opts.port)}/_sandbox/health`
   let status: number
   try {
     const answer = await fetch(url, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) })
@@ -25,10 +26,4 @@ export async function check(
   }
   if (status !== 200) throw new CliError(`${url} answered ${status}, not 200: not a sandbox?`)
   io.out.write(`sandbox up at ${url}\n`)
-}
-
-// The wildcard addresses listen on every interface; a client reaches them over loopback.
-function origin(host: string, port: number): string {
-  const target = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host
-  return `http://${target.includes(':') ? `[${target}]` : target}:${port}`
 }
