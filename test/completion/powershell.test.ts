@@ -5,10 +5,15 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { createContext } from '../../src/cli/main.js'
+import { createProgram } from '../../src/cli/program.js'
+import { describeProgram } from '../../src/commands/completion/model.js'
 import { WORD_MARK } from '../../src/commands/completion/powershell.js'
+import { wanted } from '../../src/commands/completion/words.js'
 import { CHAMBER_IDS, credentialsEnv, loginArgs, useSandbox, useTempDirs } from '../helpers/cli.js'
 import { lines } from '../helpers/output.js'
 import { runCli } from '../helpers/run-cli.js'
+import { createTestIO } from '../helpers/test-io.js'
 import { scriptPath } from './helpers.js'
 
 const sandbox = useSandbox()
@@ -50,6 +55,31 @@ describe('the script', () => {
   it('says how to install it', () => {
     expect(script).toContain('chamberctl completion powershell | Out-String | Invoke-Expression')
     expect(script).toContain('$PROFILE')
+  })
+})
+
+describe('what the words ask for (the walk, in this process)', () => {
+  const model = describeProgram(createProgram(createContext(createTestIO().io)))
+
+  it.each([
+    [
+      ['chambers', 'create', '--hq-id=ch_00'],
+      { kind: 'chamber-ids', prefix: 'ch_00', lead: '--hq-id=', pass: [] },
+    ],
+    [
+      ['--profile', 'work', '-o', 'json', 'members', 'list', '--sandbox', ''],
+      { kind: 'chamber-ids', prefix: '', lead: '', pass: ['--profile', 'work', '--sandbox'] },
+    ],
+    [
+      ['--base-url=http://127.0.0.1:4010/v2', 'events', 'ls', 'c'],
+      { kind: 'chamber-ids', prefix: 'c', lead: '', pass: ['--base-url=http://127.0.0.1:4010/v2'] },
+    ],
+    // The chamber id is given: members add takes nothing more as an argument.
+    [['members', 'add', 'ch_0001', ''], { kind: 'values', candidates: [] }],
+    [['auth', 'switch', 'w'], { kind: 'profiles', prefix: 'w', lead: '', pass: [] }],
+    [['api', '/chambers', '--input', ''], { kind: 'files' }],
+  ])('%j → %j', (typed, expected) => {
+    expect(wanted(model, typed)).toEqual(expected)
   })
 })
 
