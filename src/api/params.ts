@@ -60,18 +60,28 @@ export const includeSchema = z.pipe(
     ),
 )
 
-// ISO 8601 date or date-time, as accepted by filter[date_from]/filter[date_to] and --from/--to.
+// ISO 8601 date or date-time, as accepted by filter[date_from]/filter[date_to] and --from/--to. A
+// date-time must say its offset (Z or ±hh:mm, as RFC 3339 and the spec's `format: date-time`
+// have it): one without would be read in the time zone of whichever machine reads it, and the
+// same command would ask for another instant in another place.
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/
+const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/
+export const DATE_FORMS = '2026-12-05, 2026-12-05T03:00Z or 2026-12-05T03:00+01:00'
+
 export const isoDateSchema = z.string().check(
   z.superRefine((value, ctx) => {
-    const problem =
-      !(ISO_DATE.test(value) || ISO_DATE_TIME.test(value)) || isNaN(Date.parse(value))
-        ? 'must be an ISO 8601 date or date-time'
-        : dayProblem(value)
+    const problem = dateProblem(value)
     if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value })
   }),
 )
+
+function dateProblem(value: string): string | undefined {
+  if (isNaN(instantOf(value))) return 'must be an ISO 8601 date or date-time'
+  if (!isDateOnly(value) && !ISO_DATE_TIME.exec(value)![3]) {
+    return 'is a date-time without Z or an offset'
+  }
+  return dayProblem(value)
+}
 
 // Date.parse takes any day up to the 31st and rolls it over: 2026-02-30 would be sent as and
 // taken for March 2. A day the month does not have is refused.
@@ -87,15 +97,34 @@ function isLeapYear(year: number): boolean {
   return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
 }
 
-function isDateOnly(value: string): boolean {
+export function isDateOnly(value: string): boolean {
   return ISO_DATE.test(value)
 }
 
-// The instants a date filter covers: a date without a time covers that whole day. A range whose
-// start is after its end matches nothing and is refused by client and sandbox alike.
+// The instant an ISO 8601 date (its first moment, in UTC) or date-time stands for; NaN for any
+// other text. One without an offset is read as UTC, never in the zone of the machine reading it:
+// the sandbox stores events' times so, whatever a data file holds.
+export function instantOf(value: string): number {
+  if (ISO_DATE.test(value)) return Date.parse(value)
+  const dateTime = ISO_DATE_TIME.exec(value)
+  if (!dateTime) return NaN
+  return Date.parse(dateTime[3] ? value : `${value}Z`)
+}
+
+// A checked date-time as RFC 3339 writes it, which the spec's `format: date-time` is: seconds
+// added where none were typed, the offset with its colon. The same instant, the offset as typed.
+export function rfc3339(value: string): string {
+  const dateTime = ISO_DATE_TIME.exec(value)
+  if (!dateTime) return value
+  const [, minutes, seconds = ':00', offset = ''] = dateTime
+  return `${minutes}${seconds}${offset.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`
+}
+
+// The instants a date filter covers, as the sandbox reads them: a date without a time covers that
+// whole day in UTC. A range whose start is after its end matches nothing and is refused.
 export function dateBounds(from: string | undefined, to: string | undefined) {
   return {
-    from: from === undefined ? -Infinity : Date.parse(from),
-    to: to === undefined ? Infinity : Date.parse(to) + (isDateOnly(to) ? 86_400_000 - 1 : 0),
+    from: from === undefined ? -Infinity : instantOf(from),
+    to: to === undefined ? Infinity : instantOf(to) + (isDateOnly(to) ? 86_400_000 - 1 : 0),
   }
 }

@@ -252,11 +252,15 @@ const ANSWER_FAILURES: Record<
   bad_encoding: ['malformed_answer', (where, said) => `${said} (from ${where})`],
 }
 
-// Retry-After is seconds or an HTTP date; capped so a hostile value cannot stall a script.
+// Retry-After is seconds or an HTTP date; capped so a hostile value cannot stall a script. An
+// HTTP date is always GMT (RFC 9110 §5.6.7), also in the asctime form that does not say so, which
+// Date.parse would read in this machine's time zone.
+const ASCTIME = /^\s*[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}\s*$/
 export function retryAfter(value: string | string[] | undefined, now: number): number | undefined {
   const header = Array.isArray(value) ? value[0] : value
   if (!header) return undefined
-  const seconds = /^\s*\d+\s*$/.test(header) ? Number(header) * 1000 : Date.parse(header) - now
+  const date = ASCTIME.test(header) ? `${header.trim()} GMT` : header
+  const seconds = /^\s*\d+\s*$/.test(header) ? Number(header) * 1000 : Date.parse(date) - now
   if (Number.isNaN(seconds)) return undefined
   return Math.min(Math.max(seconds, 0), RETRY_AFTER_CAP_MS)
 }

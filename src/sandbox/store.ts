@@ -4,6 +4,7 @@
 // page of a million members is one indexed query. Writes are single transactions in WAL mode.
 import { closeSync, openSync } from 'node:fs'
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite'
+import { instantOf } from '../api/params.js'
 import { SORT_FIELDS } from '../api/resources/index.js'
 import type { SortableResource } from '../api/resources/index.js'
 import { DataFileError, dataFileKind, readJsonDataFile, removeLeftovers } from './data-file.js'
@@ -552,8 +553,10 @@ function equalities(columns: Record<string, SQLInputValue | undefined>): Where {
   }
 }
 
+// An event's time as an instant, the same in every time zone the sandbox may run in: ISO 8601
+// only, one without an offset read as UTC (instantOf).
 function timestamp(value: string): number | null {
-  const ms = Date.parse(value)
+  const ms = instantOf(value)
   return Number.isNaN(ms) ? null : ms
 }
 

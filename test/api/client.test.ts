@@ -4,6 +4,8 @@ import { TokenManager } from '../../src/api/auth.js'
 import { createClient, requestToken } from '../../src/api/client.js'
 import { failure } from '../helpers/failure.js'
 import { paginate } from '../../src/api/paginate.js'
+import { retryAfter } from '../../src/api/transport.js'
+import { FAR_ZONES, inTimeZone } from '../helpers/time-zone.js'
 
 const ORIGIN = 'http://api.test'
 const BASE = `${ORIGIN}/v2`
@@ -156,6 +158,18 @@ describe('retries', () => {
       .reply(200, envelope([], 1, 20, 0), json)
     await client().chambers.list()
     expect(sleeps).toEqual([60_000])
+  })
+
+  // RFC 9110's three forms of an HTTP date are all GMT; asctime's does not say so.
+  it.each([
+    'Sun, 06 Nov 1994 08:49:37 GMT',
+    'Sunday, 06-Nov-94 08:49:37 GMT',
+    'Sun Nov  6 08:49:37 1994',
+  ])('reads the Retry-After date %j as GMT in every time zone', async (date) => {
+    const now = Date.UTC(1994, 10, 6, 8, 49, 7)
+    for (const zone of FAR_ZONES) {
+      expect(await inTimeZone(zone, () => retryAfter(date, now))).toBe(30_000)
+    }
   })
 
   it('retries connection errors with growing backoff, at most 3 attempts', async () => {

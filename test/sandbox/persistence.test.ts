@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { startSandbox } from '../../src/sandbox/server.js'
 import { BIG_CHAMBER, DAY, START, fakeClock, ids, useTempDir, withSandbox } from './helpers.js'
 import type { ApiClient, Rec } from './helpers.js'
+import { inTimeZone } from '../helpers/time-zone.js'
 
 const MEMBER = {
   name: 'Mary Jackson',
@@ -205,6 +206,27 @@ describe('a data file written by hand', () => {
       expect(reply.headers.get('location')).toBe(`/v2${path}/members/${reply.body.id}`)
       expect((await api.follow(reply)).body).toEqual(reply.body)
     })
+  })
+
+  // Stored as instants when the file is imported: a sandbox in UTC+14 once took 17:00 for 03:00Z.
+  it("reads an event's times without an offset as UTC, whatever the sandbox's time zone", async () => {
+    const event = {
+      id: 'ev_1',
+      chamber_id: odd,
+      starts_at: '2026-12-04T17:00:00',
+      ends_at: '2026-12-04T20:00',
+    }
+    await writeFile(file, JSON.stringify({ ...handmade, events: [event] }))
+    const path = `/chambers/${encodeURIComponent(odd)}/events`
+    const listed = await inTimeZone('Pacific/Kiritimati', () =>
+      onFile(async (api) => [
+        ids(await api.listAll(path, { 'filter[date_to]': '2026-12-04T16:59:59Z' })),
+        ids(await api.listAll(path, { 'filter[date_to]': '2026-12-04T17:00:00Z' })),
+        ids(await api.listAll(path, { 'filter[date_from]': '2026-12-04T20:00:00Z' })),
+        ids(await api.listAll(path, { 'filter[date_from]': '2026-12-04T20:00:01Z' })),
+      ]),
+    )
+    expect(listed).toEqual([[], ['ev_1'], ['ev_1'], []])
   })
 
   it('numbers new records above the ones it holds', async () => {

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BIG_CHAMBER, DAY, START, expectFieldError, ids, openSandbox, sortedBy } from './helpers.js'
 import type { ApiClient, Query, Rec, TestSandbox } from './helpers.js'
+import { FAR_ZONES, inTimeZone } from '../helpers/time-zone.js'
 
 const MEMBERS = `/chambers/${BIG_CHAMBER}/members`
 const EVENTS = `/chambers/${BIG_CHAMBER}/events`
@@ -115,6 +116,39 @@ describe('event dates', () => {
     ['filter[date_from]', '2026-02-30'],
   ])('answers 422 for the unparsable %s=%j', async (param, value) => {
     expectFieldError(await api.list(EVENTS, { [param]: value }), param)
+  })
+
+  // RFC 3339, the spec's format: date-time, has no date-time without an offset; read in the
+  // sandbox's own zone it would be another instant on another machine.
+  it.each(['2025-06-18T10:00', '2025-06-18T10:00:00', '2025-06-18T10:00:00.000'])(
+    'answers 422 for the date-time %s without Z or an offset, in every time zone',
+    async (value) => {
+      for (const zone of FAR_ZONES) {
+        await inTimeZone(zone, async () => {
+          for (const param of ['filter[date_from]', 'filter[date_to]']) {
+            const reply = await api.list(EVENTS, { [param]: value })
+            expectFieldError(reply, param)
+            expect(JSON.stringify(reply.body)).toMatch(/without Z or an offset/)
+          }
+        })
+      }
+    },
+  )
+
+  it('reads dates and date-times the same in every time zone: a date is its UTC day', async () => {
+    const event = events().find((e) => e.status === 'upcoming')!
+    const date = String(event.starts_at).slice(0, 10)
+    const queries: Query[] = [
+      { 'filter[date_from]': date, 'filter[date_to]': date },
+      { 'filter[date_to]': String(event.starts_at) },
+      { 'filter[date_to]': String(event.starts_at).replace('Z', '+14:00') },
+      { 'filter[date_from]': `${date}T23:59:59-12:00` },
+    ]
+    const seen = async () =>
+      Promise.all(queries.map(async (q) => ids(await api.listAll(EVENTS, q))))
+    const expected = await inTimeZone('UTC', seen)
+    expect(expected[0]).toContain(event.id)
+    for (const zone of FAR_ZONES) expect(await inTimeZone(zone, seen)).toEqual(expected)
   })
 
   it('answers 422 when filter[date_to] is before filter[date_from]', async () => {

@@ -20,8 +20,14 @@ export function registerEvents(program: Command, ctx: Context): void {
       .description('list the events of a chamber (v2)')
       .argument('<chamber-id>', 'chamber id')
       .addOption(new Option('--status <status>', 'only this status').choices(EVENT_STATUSES))
-      .option('--from <date>', 'only events ending on or after this ISO 8601 date')
-      .option('--to <date>', 'only events starting on or before this ISO 8601 date'),
+      .option(
+        '--from <date>',
+        'only events ending on or after this date (2026-12-05) or date-time with Z or an offset',
+      )
+      .option(
+        '--to <date>',
+        'only events starting on or before this date (the whole day) or date-time with Z or an offset',
+      ),
   ).action(async (chamberId: string, flags) => {
     const { list } = await import('./list.js')
     await list({ chamberId, ...flags }, ctx)

@@ -1,9 +1,7 @@
 import { checkId } from '../../api/paths.js'
 import { checkFields, events } from '../../api/resources/index.js'
-import { dateBounds } from '../../api/params.js'
 import type { Context } from '../../cmdutil/context.js'
-import { UsageError } from '../../errors.js'
-import { parseDate } from '../../cmdutil/filters.js'
+import { checkDateRange, parseDate } from '../../cmdutil/filters.js'
 import { pageOptions } from '../../cmdutil/paging.js'
 import type { PagingFlags } from '../../cmdutil/paging.js'
 import { printList } from '../../cmdutil/print.js'
@@ -25,10 +23,7 @@ export async function list(opts: Options, ctx: Context): Promise<void> {
     from: parseDate('--from', opts.from),
     to: parseDate('--to', opts.to),
   }
-  const bounds = dateBounds(filters.from, filters.to)
-  if (bounds.from > bounds.to) {
-    throw new UsageError(`--from ${opts.from} is after --to ${opts.to}: no event could match`)
-  }
+  checkDateRange(opts.from, opts.to)
   const client = await ctx.api()
   requireV2(ctx, client, 'events list')
   await printList(

@@ -8,6 +8,13 @@ import { ANSI, idsOf, lines, ndjson, parseCsv, tsvColumn } from '../../helpers/o
 const { sandbox, run, demo } = useDemoSandbox()
 const events = demo.events.filter((e) => e.chamber_id === BIG_CHAMBER)
 const COLUMNS = ['id', 'title', 'status', 'starts_at', 'ends_at', 'location']
+const FORMS = '2026-12-05, 2026-12-05T03:00Z or 2026-12-05T03:00+01:00'
+// The filter[...] parameters of the sandbox's one GET, decoded.
+const sentFilters = () => {
+  const get = sandbox().requests.find((r) => r.method === 'GET')!
+  const query = new URL(get.path, 'http://sandbox').searchParams
+  return Object.fromEntries([...query].filter(([key]) => key.startsWith('filter[')))
+}
 
 describe('events list: output formats', () => {
   it('prints a table on a TTY', async () => {
@@ -124,7 +131,7 @@ describe('events list: filters', () => {
       const { code, stderr } = await run(['events', 'list', BIG_CHAMBER, flag, date])
       expect(code).toBe(2)
       expect(stderr).toBe(
-        `error: ${flag} ${date}: is not a day of the calendar (${why}), e.g. 2026-03-01\n`,
+        `error: ${flag} ${date}: is not a day of the calendar (${why}); give ${FORMS}\n`,
       )
       expect(sandbox().requests).toEqual([])
     },
@@ -162,6 +169,58 @@ describe('events list: filters', () => {
     const { code, stderr } = await run(args)
     expect(code, stderr).toBe(0)
     expect(sandbox().requests.map((r) => r.status)).toContain(200)
+  })
+
+  it.each(['2026-12-05T03:00', '2026-12-05T03:00:00', '2026-12-05T03:00:00.5'])(
+    'refuses the date-time %s without Z or an offset before any request: exit 2',
+    async (date) => {
+      sandbox().reset()
+      const { code, stderr } = await run(['events', 'list', BIG_CHAMBER, '--to', date])
+      expect(code).toBe(2)
+      expect(stderr).toBe(
+        `error: --to ${date}: is a date-time without Z or an offset; give ${FORMS}\n`,
+      )
+      expect(sandbox().requests).toEqual([])
+    },
+  )
+
+  it('sends a date as typed and a date-time as RFC 3339 has it: seconds, the offset with a colon', async () => {
+    sandbox().reset()
+    const args = ['--from', '2025-06-01T18:00+0200', '--to', '2025-07-31']
+    expect((await run(['events', 'list', BIG_CHAMBER, ...args])).code).toBe(0)
+    expect(sentFilters()).toEqual({
+      'filter[date_from]': '2025-06-01T18:00:00+02:00',
+      'filter[date_to]': '2025-07-31',
+    })
+    sandbox().reset()
+    const z = ['--from', '2025-06-01T18:00Z', '--to', '2025-07-31T10:00:00.250-03:30']
+    expect((await run(['events', 'list', BIG_CHAMBER, ...z])).code).toBe(0)
+    expect(sentFilters()).toEqual({
+      'filter[date_from]': '2025-06-01T18:00:00Z',
+      'filter[date_to]': '2025-07-31T10:00:00.250-03:30',
+    })
+  })
+
+  // A date is the server's calendar day, which may start at UTC+14:00 and end at UTC-12:00: set
+  // against a date-time, the CLI refuses only a range that is empty however the day is read.
+  it.each([
+    ['2025-06-01T23:00-10:00', '2025-06-01', 'sent'],
+    ['2025-06-02T11:59:59Z', '2025-06-01', 'sent'],
+    ['2025-06-02T12:00Z', '2025-06-01', 'refused'],
+    ['2025-06-02', '2025-06-01T10:00Z', 'sent'],
+    ['2025-06-02', '2025-06-01T09:59:59Z', 'refused'],
+    ['2025-06-02', '2025-06-01', 'refused'],
+    ['2025-06-01T10:00+02:00', '2025-06-01T08:00Z', 'sent'],
+    ['2025-06-01T10:00+02:00', '2025-06-01T07:59Z', 'refused'],
+  ])('--from %s --to %s is %s', async (from, to, verdict) => {
+    sandbox().reset()
+    const { stderr } = await run(['events', 'list', BIG_CHAMBER, '--from', from, '--to', to])
+    if (verdict === 'refused') {
+      expect(stderr).toBe(`error: --from ${from} is after --to ${to}: no event could match\n`)
+      expect(sandbox().requests).toEqual([])
+    } else {
+      expect(sandbox().requests.filter((r) => r.method === 'GET')).toHaveLength(1)
+    }
   })
 
   it('refuses an unknown status: exit 2', async () => {
