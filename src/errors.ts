@@ -39,10 +39,11 @@ export class SilentError extends CliError {
   }
 }
 
-// Thrown when the user interrupts (Ctrl-C at a prompt, SIGINT in a long run).
+// Thrown when the user interrupts (Ctrl-C at a prompt, SIGINT in a long run), or a signal from
+// outside ends a prompt (with that signal's exit code).
 export class CancelError extends CliError {
-  constructor(message = 'interrupted') {
-    super(message, ExitCode.interrupted, 'interrupted')
+  constructor(message = 'interrupted', exitCode: ExitCode = ExitCode.interrupted) {
+    super(message, exitCode, 'interrupted')
   }
 }
 

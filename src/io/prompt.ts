@@ -4,11 +4,14 @@
 // included, so a bundle put them all in the chunk each prompt loads (607 KB); the packages on
 // their own share only @inquirer/core. Ctrl-C at a prompt is a CancelError: exit 130, nothing sent.
 import { Writable } from 'node:stream'
-import { CancelError } from '../errors.js'
-import type { IO } from './streams.js'
+import { CancelError, CliError, ExitCode } from '../errors.js'
+import { SIGNAL_EXIT_CODES } from './streams.js'
+import type { IO, StopReason } from './streams.js'
 import { escapeForTerminal } from './terminal-text.js'
 
-type PromptIO = Pick<IO, 'in' | 'err'>
+type PromptIO = Pick<IO, 'in' | 'err' | 'onStop'>
+// What an @inquirer prompt returns: its answer, and a way to close it early.
+type Asking<T> = Promise<T> & { cancel(): void }
 type Validate = (value: string) => string | true
 
 export type Choice<T> = { value: T; name?: string; description?: string }
@@ -44,7 +47,7 @@ export async function promptText(
 ): Promise<string> {
   const { default: input } = await import('@inquirer/input')
   const required = question.required ?? true
-  return cancellable(() =>
+  return cancellable(io, () =>
     input(
       {
         message: question.message,
@@ -61,7 +64,7 @@ export async function promptText(
 
 export async function promptSecret(io: PromptIO, message: string): Promise<string> {
   const { default: password } = await import('@inquirer/password')
-  return cancellable(() =>
+  return cancellable(io, () =>
     password({ message, mask: '*', validate: (value) => value !== '' || 'required' }, streams(io)),
   )
 }
@@ -71,7 +74,7 @@ export async function promptSelect<T>(
   question: { message: string; choices: Choice<T>[]; default?: T },
 ): Promise<T> {
   const { default: select } = await import('@inquirer/select')
-  return cancellable(() =>
+  return cancellable(io, () =>
     select({ ...question, choices: question.choices.map(shownChoice) }, streams(io)),
   )
 }
@@ -88,7 +91,7 @@ export async function promptSearch(
     question
       .source(term)
       .map((choice) => shownChoice({ ...choice, name: choice.name ?? choice.value }))
-  return cancellable(() => search({ message: question.message, source }, streams(io)))
+  return cancellable(io, () => search({ message: question.message, source }, streams(io)))
 }
 
 export async function promptConfirm(
@@ -97,7 +100,7 @@ export async function promptConfirm(
   defaultValue = true,
 ): Promise<boolean> {
   const { default: confirm } = await import('@inquirer/confirm')
-  return cancellable(() => confirm({ message, default: defaultValue }, streams(io)))
+  return cancellable(io, () => confirm({ message, default: defaultValue }, streams(io)))
 }
 
 // A choice's words are often the server's (an HQ's name): shown escaped, never raw.
@@ -109,11 +112,32 @@ function shownChoice<T>(choice: Choice<T>): Choice<T> {
   }
 }
 
-async function cancellable<T>(ask: () => Promise<T>): Promise<T> {
+// A prompt keeps the terminal raw (no echo, no line editing, no Ctrl-C signal) until readline
+// closes. A signal from outside (`timeout`, a CI cancel, a closed terminal) used to reach
+// @inquirer's signal-exit, which re-raised it at once: the process died and left the terminal
+// raw for the shell. While a prompt is open, a stop closes it as Ctrl-C would, which gives the
+// terminal back, and the command ends with the signal's exit code, nothing sent.
+async function cancellable<T>(io: PromptIO, ask: () => Asking<T>): Promise<T> {
+  let stop: CliError | undefined
+  const asking = ask()
+  const stopListening = io.onStop((reason) => {
+    stop = stopError(reason)
+    asking.cancel()
+  })
   try {
-    return await ask()
+    return await asking
   } catch (error) {
+    if (stop) throw stop
     if ((error as Error).name === 'ExitPromptError') throw new CancelError()
     throw error
+  } finally {
+    stopListening()
   }
+}
+
+function stopError(reason: StopReason): CliError {
+  if (reason === 'output closed' || reason === 'output failed') {
+    return new CliError('standard output closed while a prompt waited', ExitCode.failure)
+  }
+  return new CancelError(`${reason} while a prompt waited`, SIGNAL_EXIT_CODES[reason])
 }

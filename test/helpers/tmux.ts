@@ -2,7 +2,7 @@
 // terminal renders it (every redraw applied, stale lines visible), not the bytes written to it.
 // Each session has a tmux server of its own (its own socket), killed at the end.
 import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { promisify } from 'node:util'
 import { CLI, ROOT } from './run-cli.js'
 
@@ -20,6 +20,8 @@ export type TmuxSession = {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string[]>
   // The command's exit code, once it has ended.
   exitCode(timeoutMs?: number): Promise<number>
+  // Sends a signal to the command from outside, as `timeout` or a CI runner would.
+  signal(signal: NodeJS.Signals): Promise<void>
   close(): Promise<void>
 }
 
@@ -31,7 +33,9 @@ function shellQuote(word: string): string {
 
 export async function startTmux(
   args: string[],
-  options: { env: NodeJS.ProcessEnv; columns: number; rows?: number },
+  // `afterExit`: a shell command run in the window after the exit code is printed (what the
+  // terminal looks like once the command has gone).
+  options: { env: NodeJS.ProcessEnv; columns: number; rows?: number; afterExit?: string },
 ): Promise<TmuxSession> {
   const socket = `chamberctl-test-${process.pid}-${++sessions}`
   // The server starts with no environment of ours (CI=true in CI would turn prompting off):
@@ -39,7 +43,8 @@ export async function startTmux(
   const tmux = (...argv: string[]) =>
     run(TMUX, ['-L', socket, '-f', '/dev/null', ...argv], { env: { PATH: process.env.PATH } })
   // The exit code is printed after the command, and the window is kept for the last screen.
-  const command = `${[...CLI, ...args].map(shellQuote).join(' ')}; echo "exit:$?"; sleep 600`
+  const after = options.afterExit ? `${options.afterExit}; ` : ''
+  const command = `${[...CLI, ...args].map(shellQuote).join(' ')}; echo "exit:$?"; ${after}sleep 600`
   const env = Object.entries({ TERM: 'xterm-256color', ...options.env }).flatMap(([key, value]) => [
     '-e',
     `${key}=${value ?? ''}`,
@@ -77,6 +82,12 @@ export async function startTmux(
     exitCode: async (timeoutMs) => {
       const rows = await waitFor(/^exit:\d+$/, timeoutMs)
       return Number(rows.find((row) => /^exit:\d+$/.test(row))!.slice(5))
+    },
+    // The window runs a shell, which runs the command as its one child while it lasts.
+    signal: async (signal) => {
+      const shell = (await tmux('list-panes', '-F', '#{pane_pid}')).stdout.trim()
+      const [child] = readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').split(' ')
+      process.kill(Number(child), signal)
     },
     close: async () => {
       await tmux('kill-server').catch(() => {})
