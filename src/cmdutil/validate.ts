@@ -16,15 +16,24 @@ export function validated<S extends z.ZodMiniType>(
   throw new UsageError(`${what} is not valid: ${Object.keys(fields).join(', ')}`, fields)
 }
 
+export type Asking = { canPrompt: boolean; why: string }
+
+// Whether the missing values of a create can be asked for, and if not, why. Never when the input
+// came from stdin (`--from-file -`): stdin is read once, and a prompt after its end closed at once.
+export function asking(canPrompt: boolean, fromFile: string | undefined): Asking {
+  if (fromFile === '-') return { canPrompt: false, why: 'stdin was the input, --from-file -' }
+  return { canPrompt, why: 'no terminal, --no-input or CI' }
+}
+
 // Before anything is asked or sent, in one round: every value given that is not valid, and
-// without a terminal (nothing is asked) every value missing. Fields still missing are left to
-// the prompts (true: there are some to ask for), or named by their flags.
+// when nothing can be asked every value missing. Fields still missing are left to the prompts
+// (true: there are some to ask for), or named by their flags.
 export function checkGiven<S extends z.ZodMiniType>(
   schema: S,
   body: Record<string, unknown>,
   what: string,
   missing: (string | false | undefined)[],
-  canPrompt: boolean,
+  { canPrompt, why }: Asking,
 ): boolean {
   const absent = missing.filter((flag): flag is string => Boolean(flag))
   const flags = canPrompt ? [] : absent
@@ -40,7 +49,7 @@ export function checkGiven<S extends z.ZodMiniType>(
   if (invalid.length === 0 && flags.length === 0) return absent.length > 0
   const problems = [
     invalid.length && `${what} is not valid: ${invalid.join(', ')}`,
-    flags.length && `missing ${flags.join(', ')} (not prompting: no terminal, --no-input or CI)`,
+    flags.length && `missing ${flags.join(', ')} (not prompting: ${why})`,
   ].filter(Boolean)
   throw new UsageError(problems.join('; '), invalid.length ? fields : undefined)
 }

@@ -17,6 +17,12 @@ export const CHAMBER_POSTS = /^\/v2\/chambers$/
 export const MEMBER_POSTS = /\/members$/
 
 const TTY = { stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true }
+// A run on a (pretend) terminal whose stdin holds `text`, the verb's `--from-file -`.
+export const stdinOnTerminal = (text: string): RunOptions => ({
+  ...TTY,
+  stdin: text,
+  env: { NO_COLOR: '1' },
+})
 
 // The ways of running without a terminal to prompt on: each must neither prompt nor wait.
 export const NO_TERMINAL: [string, string[], NodeJS.ProcessEnv, Partial<SessionOptions>][] = [

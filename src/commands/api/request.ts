@@ -32,6 +32,7 @@ const anyList = z.looseObject({ data: z.array(z.unknown()), meta: z.optional(z.u
 // A raw authenticated request, like `gh api`, with chamberctl's auth, retries and exit codes.
 export async function api(opts: Options, ctx: Context): Promise<void> {
   const { io } = ctx
+  checkStdinOnce(opts)
   const fields: Field[] = [
     ...(opts.rawField ?? []).map(([key, value]) => ({ key, value })),
     ...(await Promise.all(
@@ -42,9 +43,6 @@ export async function api(opts: Options, ctx: Context): Promise<void> {
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only')
   if (opts.paginate && opts.include) {
     throw new UsageError('-i shows one answer; it cannot be combined with --paginate')
-  }
-  if (opts.input !== undefined && fields.length) {
-    throw new UsageError('--input and -f/-F both give a body: use one')
   }
   const { path, query } = splitPath(opts.path)
   const headers = parseHeaders(opts.header ?? [])
@@ -103,6 +101,22 @@ async function filterAnswer(io: Context['io'], jq: JqProgram, text: string): Pro
     throw new CliError(`--jq: the answer is not JSON: ${excerpt(text) || '(empty body)'}`)
   }
   await writeJq(io, jq, text)
+}
+
+// Before stdin is read: it can be read once, so a second reader (a second -F key=@-) would get
+// nothing and send "" without a word; and --input with fields is refused before -F key=@- waits
+// for stdin.
+function checkStdinOnce(opts: Options): void {
+  if (opts.input !== undefined && (opts.field?.length || opts.rawField?.length)) {
+    throw new UsageError('--input and -f/-F both give a body: use one')
+  }
+  const readers = (opts.field ?? []).filter(([, raw]) => raw === '@-')
+  if (readers.length > 1) {
+    const flags = readers.map(([key]) => `-F ${key}=@-`).join(' and ')
+    throw new UsageError(
+      `${flags} would each read stdin, which can be read only once: give all but one a file (@path)`,
+    )
+  }
 }
 
 function parseMethod(given: string | undefined, hasBody: boolean): Method {

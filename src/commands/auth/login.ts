@@ -30,13 +30,31 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
 
   let baseUrl = globals.baseUrl
   let clientId = opts.clientId ?? (env.CHAMBERCTL_CLIENT_ID || undefined)
-  let secret = opts.clientSecretStdin
-    ? await readSecret(io.in)
-    : env.CHAMBERCTL_CLIENT_SECRET || undefined
+  const envSecret = env.CHAMBERCTL_CLIENT_SECRET || undefined
+  // stdin is read once: with the secret on it, nothing can be asked there (a prompt after the
+  // secret's end of input closed at once, "interrupted"), and what is missing is named before
+  // stdin is read.
+  const prompting = globals.canPrompt && !opts.clientSecretStdin
+  if (!prompting) {
+    baseUrl ??= previous?.base_url
+    clientId ??= previous?.client_id
+    const missing = [
+      !baseUrl && '--base-url',
+      !clientId && '--client-id',
+      !opts.clientSecretStdin && !envSecret && '--client-secret-stdin',
+    ].filter(Boolean)
+    if (missing.length) {
+      const why = opts.clientSecretStdin
+        ? 'not prompting: stdin holds the secret'
+        : 'cannot prompt here'
+      throw new UsageError(`missing ${missing.join(', ')} (${why})`)
+    }
+  }
+  let secret = opts.clientSecretStdin ? await readSecret(io.in) : envSecret
   if (opts.clientSecretStdin && !secret)
     throw new UsageError('--client-secret-stdin: stdin was empty')
 
-  if (globals.canPrompt) {
+  if (prompting) {
     baseUrl ??= await promptText(io, {
       message: 'Base URL (ending in /v1 or /v2)',
       default: previous?.base_url,
@@ -50,17 +68,6 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
     })
     clientId ??= await promptText(io, { message: 'Client id', default: previous?.client_id })
     secret ??= await promptSecret(io, 'Client secret')
-  } else {
-    baseUrl ??= previous?.base_url
-    clientId ??= previous?.client_id
-    const missing = [
-      !baseUrl && '--base-url',
-      !clientId && '--client-id',
-      !secret && '--client-secret-stdin',
-    ]
-    if (missing.some(Boolean)) {
-      throw new UsageError(`missing ${missing.filter(Boolean).join(', ')} (cannot prompt here)`)
-    }
   }
 
   const client = await clientFor(ctx, { baseUrl: baseUrl!, clientId, clientSecret: secret })

@@ -13,7 +13,7 @@ import type { Choice } from '../../io/prompt.js'
 import { readJsonObject } from '../../io/records-input.js'
 import { escapeForTerminal } from '../../io/terminal-text.js'
 import { printDryRun, printCreated } from '../../cmdutil/write-output.js'
-import { checkGiven, validated } from '../../cmdutil/validate.js'
+import { asking, checkGiven, validated } from '../../cmdutil/validate.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
 
 export type Options = {
@@ -50,7 +50,7 @@ export async function create(opts: Options, ctx: Context): Promise<void> {
       body.type === 'subsidiary' && body.hq_id === undefined && '--hq-id',
       body.address === undefined && '--address or --address-field',
     ],
-    globals.canPrompt,
+    asking(globals.canPrompt, opts.fromFile),
   )
   const asked = prompting ? await ask(body, client, ctx) : undefined
 

@@ -15,7 +15,7 @@ import type { CsvHeader } from '../../io/records-input.js'
 import { unknownName } from '../../io/suggest.js'
 import { escapeForTerminal } from '../../io/terminal-text.js'
 import { printCreated, printDryRun } from '../../cmdutil/write-output.js'
-import { checkGiven, validated } from '../../cmdutil/validate.js'
+import { asking, checkGiven, validated } from '../../cmdutil/validate.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
 import { addMany } from './bulk.js'
 
@@ -74,7 +74,7 @@ export async function add(opts: Options, ctx: Context): Promise<void> {
       body.email === undefined && '--email',
       body.membership_type === undefined && '--membership-type',
     ],
-    globals.canPrompt,
+    asking(globals.canPrompt, opts.fromFile),
   )
   // Optional fields are asked only of someone already answering for a required one.
   if (prompting) await ask(body, opts.chamberId, client, ctx, !globals.yes)

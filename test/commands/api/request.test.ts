@@ -3,6 +3,7 @@
 // -f/-F keys as `gh api` reads them (toBody): `__proto__`, `constructor` and `prototype` are keys
 // like any other, sent as written, never reaching Object.prototype.
 import { writeFileSync } from 'node:fs'
+import { PassThrough } from 'node:stream'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { toBody } from '../../../src/commands/api/fields.js'
@@ -149,6 +150,49 @@ describe('api: errors', () => {
     expect(stdout).toBe('')
     expect(stderr).toMatch(message)
     expect(sandbox().requests).toEqual([])
+  })
+})
+
+describe('api: stdin is read at most once', () => {
+  it('refuses -F a=@- twice with exit 2 before reading or sending anything', async () => {
+    sandbox().reset()
+    const stdin = new PassThrough().end('{"x":1}')
+    const args = ['api', '/chambers', '-F', 'name=@-', '-F', 'note=@-', '-F', 'type=hq']
+    const { code, stdout, stderr } = await run(args, { stdin })
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toBe(
+      'error: -F name=@- and -F note=@- would each read stdin, which can be read only once: give all but one a file (@path)\n',
+    )
+    expect(stdin.readableEnded).toBe(false)
+    expect(sandbox().requests).toEqual([])
+  })
+
+  it('refuses --input - with -F a=@- before reading stdin', async () => {
+    sandbox().reset()
+    const stdin = new PassThrough().end('{"x":1}')
+    const { code, stderr } = await run(['api', '/chambers', '--input', '-', '-F', 'a=@-'], {
+      stdin,
+    })
+    expect(code).toBe(2)
+    expect(stderr).toBe('error: --input and -f/-F both give a body: use one\n')
+    expect(stdin.readableEnded).toBe(false)
+    expect(sandbox().requests).toEqual([])
+  })
+
+  it('takes one -F a=@- with other fields from files', async () => {
+    sandbox().reset()
+    const name = write('name.txt', 'Stdin Once Chamber')
+    const stdin = new PassThrough().end('subsidiary')
+    const args = ['api', '/chambers', '-F', `name=@${name}`, '-F', 'type=@-', '--json']
+    const { code, stdout } = await run(
+      [...args, '-F', 'hq_id=ch_0001', '-F', 'address[city]=Ulm'],
+      {
+        stdin,
+      },
+    )
+    expect(code, stdout).toBe(0)
+    expect(JSON.parse(stdout)).toMatchObject({ name: 'Stdin Once Chamber', type: 'subsidiary' })
   })
 })
 

@@ -14,6 +14,7 @@ import {
   until,
 } from '../../helpers/cli.js'
 import { lines } from '../../helpers/output.js'
+import { finishes, startSession } from '../../helpers/session.js'
 import { POSIX, tokenWorks, useAuthSandbox } from './helpers.js'
 
 const { sandbox, configDir, run, runBare, login, secret, clientId } = useAuthSandbox()
@@ -188,6 +189,21 @@ describe('interactive login', () => {
     expect(stdout).toBe('')
     expect(lines(stderr)).toEqual([
       'error: missing --base-url, --client-id, --client-secret-stdin (cannot prompt here)',
+    ])
+    expect(session.stdin.readableFlowing).not.toBe(true)
+  })
+
+  // stdin is read once: with the secret on it, a prompt after its end of input closed at once.
+  it('with --client-secret-stdin asks nothing: exit 2 naming what is missing, stdin unread', async () => {
+    const session = startSession(['login', '--client-secret-stdin'], {
+      ...tty,
+      env: { CHAMBERCTL_CONFIG_DIR: configDir(), NO_COLOR: '1' },
+    })
+    const { code, stdout, stderr } = await finishes(session)
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(lines(stderr)).toEqual([
+      'error: missing --base-url, --client-id (not prompting: stdin holds the secret)',
     ])
     expect(session.stdin.readableFlowing).not.toBe(true)
   })

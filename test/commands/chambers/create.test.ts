@@ -10,6 +10,7 @@ import { KEY, finishes } from '../../helpers/session.js'
 import {
   CHAMBER_POSTS,
   NOT_PROMPTING,
+  stdinOnTerminal,
   NO_TERMINAL,
   screenLines,
   tableRecord,
@@ -245,6 +246,22 @@ describe("the server's 422: exit 2 with the fields", () => {
       '  hq_id  ch_0005 is not an hq chamber',
     ])
     expect(posts(CHAMBER_POSTS)).toEqual(['422 /v2/chambers'])
+  })
+})
+
+describe('chambers create --from-file - on a terminal', () => {
+  // stdin is read once: after the record's end of input, a prompt would close at once.
+  it('asks nothing, stdin having been the input: exit 2 naming what is missing', async () => {
+    const { code, stdout, stderr } = await createChamber(
+      ['--from-file', '-'],
+      stdinOnTerminal('{"name":"From Stdin"}'),
+    )
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toBe(
+      'error: missing --type, --address or --address-field (not prompting: stdin was the input, --from-file -)\n',
+    )
+    expect(posts(CHAMBER_POSTS)).toEqual([])
   })
 })
 

@@ -16,6 +16,7 @@ import {
 import {
   MEMBER_POSTS,
   NOT_PROMPTING,
+  stdinOnTerminal,
   NO_TERMINAL,
   memberRows,
   screenLines,
@@ -156,6 +157,23 @@ describe('members add: one member', () => {
     expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(lines(stderr)).toEqual(expected)
+    expect(posts(MEMBER_POSTS)).toEqual([])
+  })
+})
+
+describe('members add --from-file - on a terminal', () => {
+  // stdin is read once: after the record's end of input, a prompt would close at once.
+  it('asks nothing, stdin having been the input: exit 2 naming what is missing', async () => {
+    const { code, stdout, stderr } = await addMembers(
+      'ch_0003',
+      ['--from-file', '-'],
+      stdinOnTerminal('{"name":"Ada From Stdin"}'),
+    )
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toBe(
+      'error: missing --email, --membership-type (not prompting: stdin was the input, --from-file -)\n',
+    )
     expect(posts(MEMBER_POSTS)).toEqual([])
   })
 })
