@@ -325,8 +325,8 @@ complete -c chamberctl -n "__chamberctl_at 'members add' 0" -a '(__chamberctl_ch
 complete -c chamberctl -n "__chamberctl_at 'events' 0" -a list -d 'list the events of a chamber (v2)'
 
 complete -c chamberctl -n "__chamberctl_at 'events list'" -l status -x -a 'upcoming past canceled' -d 'only this status'
-complete -c chamberctl -n "__chamberctl_at 'events list'" -l from -x -d 'only events ending on or after this date (2026-12-05) or date-time with Z or an offset'
-complete -c chamberctl -n "__chamberctl_at 'events list'" -l to -x -d 'only events starting on or before this date (the whole day) or date-time with Z or an offset'
+complete -c chamberctl -n "__chamberctl_at 'events list'" -l from -x -d 'only events ending on or after this date, or date-time with Z or an offset'
+complete -c chamberctl -n "__chamberctl_at 'events list'" -l to -x -d 'only events starting on or before this date (all of it), or date-time with Z or an offset'
 complete -c chamberctl -n "__chamberctl_at 'events list'" -l page -x -d 'fetch this page (default: 1)'
 complete -c chamberctl -n "__chamberctl_at 'events list'" -l per-page -x -d 'records per page, 1..100 (default: 20)'
 complete -c chamberctl -n "__chamberctl_at 'events list'" -l all -d 'fetch every page'

@@ -22,11 +22,11 @@ export function registerEvents(program: Command, ctx: Context): void {
       .addOption(new Option('--status <status>', 'only this status').choices(EVENT_STATUSES))
       .option(
         '--from <date>',
-        'only events ending on or after this date (2026-12-05) or date-time with Z or an offset',
+        'only events ending on or after this date, or date-time with Z or an offset',
       )
       .option(
         '--to <date>',
-        'only events starting on or before this date (the whole day) or date-time with Z or an offset',
+        'only events starting on or before this date (all of it), or date-time with Z or an offset',
       ),
   ).action(async (chamberId: string, flags) => {
     const { list } = await import('./list.js')
