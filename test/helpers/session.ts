@@ -5,6 +5,7 @@
 import { PassThrough, Writable } from 'node:stream'
 import { stripVTControlCharacters } from 'node:util'
 import { main } from '../../src/cli/main.js'
+import type { StopReason } from '../../src/io/streams.js'
 import type { Sandbox } from '../../src/sandbox/server.js'
 import { ApiClient } from '../sandbox/helpers.js'
 import type { Rec } from '../sandbox/helpers.js'
@@ -32,7 +33,8 @@ export type Session = {
   stderr(): string
   // stdout and stderr interleaved (only with `combined`).
   screen(): string
-  interrupt(): void
+  // Ctrl-C by default, or another reason to stop (SIGTERM, SIGHUP, a closed stdout).
+  interrupt(reason?: StopReason): void
   done: Promise<RunResult>
 }
 

@@ -2,6 +2,7 @@
 // through prompts on a (pretend) TTY; where the profile lives on disk and with which modes.
 import { chmodSync, existsSync } from 'node:fs'
 import path from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import {
   configFile,
@@ -207,6 +208,32 @@ describe('interactive login', () => {
     ])
     expect(session.stdin.readableFlowing).not.toBe(true)
   })
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)(
+    'a %s at the secret prompt ends login with exit %i, nothing sent',
+    async (signal, code) => {
+      sandbox().reset()
+      const session = startSession(
+        ['login', '--base-url', sandbox().v2, '--client-id', clientId()],
+        {
+          ...tty,
+          env: { CHAMBERCTL_CONFIG_DIR: configDir(), NO_COLOR: '1' },
+        },
+      )
+      await until(session.stderr, /Client secret/)
+      session.interrupt(signal)
+      const result = await finishes(session)
+      expect(result.code).toBe(code)
+      expect(lines(stripVTControlCharacters(result.stderr)).at(-1)).toBe(
+        `error: ${signal} while a prompt waited`,
+      )
+      expect(sandbox().requests).toEqual([])
+      expect(existsSync(configFile(configDir()))).toBe(false)
+    },
+  )
 
   it('does not prompt when stdin is not a TTY', async () => {
     const { code, stderr } = await runBare(['login'], { stdoutIsTTY: true, stdinIsTTY: false })
