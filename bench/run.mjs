@@ -11,11 +11,15 @@
 // flight, with autocannon's figure against the same sandbox as the server's ceiling); memory
 // (`members list --all -o ndjson` and `export --members` peak RSS at 100k records vs at 1k).
 //
+// A rate-limited server (bench/rate-limited.mjs, 200 creates a second, with and without
+// Retry-After): the same 5,000 rows must end in one run, each created once, in at most 1.25x the
+// bucket's ideal time, with 429 answers to at most 5% of the rows.
+//
 // BENCH_RUNS (start-up samples per case, default 30) and BENCH_BULK_RUNS (default 3) trade time
-// for noise. BENCH_ONLY (a comma list of startup, bulk, memory; default all of them) runs only
-// those rows, for quicker iterations on one of them. BENCH_ONLY=npm runs the npm channel's rows
-// (RELEASING.md), which no default run includes: the bundle on this Node against a launcher that
-// starts the single executable, and against the executable alone.
+// for noise. BENCH_ONLY (a comma list of startup, bulk, memory, ratelimit; default all of them)
+// runs only those rows, for quicker iterations on one of them. BENCH_ONLY=npm runs the npm
+// channel's rows (RELEASING.md), which no default run includes: the bundle on this Node against a
+// launcher that starts the single executable, and against the executable alone.
 import autocannon from 'autocannon'
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -27,6 +31,7 @@ import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { BUNDLE_PLUGINS, buildCli } from '../scripts/build.mjs'
 import { downloadedHostNode } from '../scripts/package.mjs'
+import { CHAMBER, startRateLimited } from './rate-limited.mjs'
 
 const node = process.execPath
 const here = (file) => fileURLToPath(new URL(file, import.meta.url))
@@ -38,9 +43,11 @@ const bulkRuns = Number(process.env.BENCH_BULK_RUNS ?? 3)
 const BULK_ROWS = 5_000
 const SMALL_LIST = 1_000
 const BIG_LIST = 100_000
+// The rate-limited server's bucket: creates a second.
+const RATE = 200
 const binary =
   process.env.BENCH_BINARY ?? here(`../release/chamberctl-${process.platform}-${process.arch}`)
-const only = new Set((process.env.BENCH_ONLY ?? 'startup,bulk,memory').split(','))
+const only = new Set((process.env.BENCH_ONLY ?? 'startup,bulk,memory,ratelimit').split(','))
 
 const work = mkdtempSync(join(tmpdir(), 'chamberctl-bench-'))
 // The developer's own CHAMBERCTL_* settings must not steer the measured commands.
@@ -70,9 +77,17 @@ try {
     const listed = await startSandbox(['--data', writeListData(join(work, 'lists.json'))])
     memory(listed, await fetchToken(listed))
   }
+  if (only.has('ratelimit')) await rateLimited()
   printTable()
 } finally {
-  for (const sandbox of sandboxes) sandbox.kill('SIGTERM')
+  // Each sandbox removes its files as it stops: the directory is removed after that.
+  await Promise.all(
+    sandboxes.map(
+      (sandbox) =>
+        sandbox.exitCode === null &&
+        new Promise((resolve) => sandbox.once('exit', resolve).kill('SIGTERM')),
+    ),
+  )
   rmSync(work, { recursive: true, force: true })
 }
 
@@ -189,7 +204,8 @@ function row(what, c, floorName, floor, goal) {
   })
 }
 
-async function bulk(base, token, tokenEnv) {
+// The bulk rows, 5,000 members as NDJSON.
+function rowsFile() {
   const file = join(work, 'rows.ndjson')
   writeFileSync(
     file,
@@ -201,6 +217,11 @@ async function bulk(base, token, tokenEnv) {
       }),
     ).join('\n') + '\n',
   )
+  return file
+}
+
+async function bulk(base, token, tokenEnv) {
+  const file = rowsFile()
   const cli = { rate: [], cpu: [] }
   const script = { rate: [], cpu: [] }
   const ceiling = []
@@ -235,6 +256,47 @@ async function bulk(base, token, tokenEnv) {
     floor: `node:http ${rate(script).toFixed(0)} rows/s`,
     ratio: median(ceiling) / rate(script),
   })
+}
+
+// One run of the 5,000 rows against the rate-limited server, with and without Retry-After.
+async function rateLimited() {
+  const file = rowsFile()
+  const ideal = BULK_ROWS / RATE
+  for (const retryAfter of [true, false]) {
+    const server = await startRateLimited({ rate: RATE, retryAfter })
+    const started = performance.now()
+    const child = spawn(node, [bin, 'members', 'add', CHAMBER, '--from-file', file, '-q'], {
+      env: {
+        ...env,
+        CHAMBERCTL_CONFIG_DIR: join(work, `config-rate-${retryAfter}`),
+        CHAMBERCTL_BASE_URL: server.baseUrl,
+        CHAMBERCTL_TOKEN: 'bench',
+      },
+      stdio: 'ignore',
+    })
+    const code = await new Promise((resolve) => child.on('exit', resolve))
+    const seconds = (performance.now() - started) / 1000
+    await server.close()
+    const { created, twice, limited } = server.counts()
+    // A run that did not create every row once is not the goal's, whatever its time.
+    const whole = code === 0 && created === BULK_ROWS && twice === 0
+    const outcome = whole ? '' : `; exit ${code}, ${created} created, ${twice} twice`
+    const variant = retryAfter ? 'Retry-After: 1' : 'no Retry-After'
+    rows.push({
+      what: `members add, ${RATE}/s bucket, ${variant}`,
+      value: `${seconds.toFixed(1)} s`,
+      floor: `ideal ${ideal.toFixed(1)} s${outcome}`,
+      ratio: whole ? seconds / ideal : Infinity,
+      goal: { max: 1.25 },
+    })
+    rows.push({
+      what: '  429 answers per row',
+      value: `${limited}`,
+      floor: `${BULK_ROWS} rows`,
+      ratio: limited / BULK_ROWS,
+      goal: { max: 0.05 },
+    })
+  }
 }
 
 function measureBulk(into, args, childEnv) {
