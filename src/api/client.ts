@@ -39,6 +39,10 @@ export type EventListParams = PageParams & {
   sort?: string
 }
 
+// How a create is sent: `paced` by a caller that waits out a 429 itself (a bulk run), which the
+// transport then hands back at once instead of waiting and sending again.
+export type WriteOptions = { paced?: boolean }
+
 export type Client = ReturnType<typeof createClient>
 
 // The largest --concurrency of the bulk commands.
@@ -71,13 +75,15 @@ export function createClient(options: ClientOptions) {
     query?: Record<string, string | number | undefined>,
   ): Promise<z.infer<S>> =>
     parseAnswer(schema, await transport.send({ method: 'GET', path, query }))
-  // Never retried by the transport: a POST that may have reached the server is not sent again.
+  // A POST that may have reached the server is never sent again; one answered 429 (not applied)
+  // is, after the wait.
   const post = async <S extends z.ZodMiniType>(
     schema: S,
     path: string,
     body: unknown,
+    options: WriteOptions = {},
   ): Promise<z.infer<S>> =>
-    parseAnswer(schema, await transport.send({ method: 'POST', path, body }))
+    parseAnswer(schema, await transport.send({ method: 'POST', path, body, ...options }))
   const list = async (path: string, query: Record<string, string | number | undefined>) =>
     pageOf(await get(listAnswer, path, query))
   // Ids from the user and from the server alike: each stays one segment, or is refused unsent
@@ -99,7 +105,8 @@ export function createClient(options: ClientOptions) {
           'filter[status]': p.status,
           sort: p.sort,
         }),
-      create: (body: ChamberCreate): Promise<AnswerRecord> => post(answerRecord, '/chambers', body),
+      create: (body: ChamberCreate, options?: WriteOptions): Promise<AnswerRecord> =>
+        post(answerRecord, '/chambers', body, options),
       get: async (id: string, opts: { include?: string[] } = {}): Promise<AnswerRecord> =>
         get(answerRecord, `/chambers/${seg(id)}`, {
           include: opts.include?.length ? opts.include.join(',') : undefined,
@@ -113,8 +120,12 @@ export function createClient(options: ClientOptions) {
           'filter[status]': p.status,
           sort: p.sort,
         }),
-      add: async (chamberId: string, body: MemberCreate): Promise<AnswerRecord> =>
-        post(answerRecord, `/chambers/${seg(chamberId)}/members`, body),
+      add: async (
+        chamberId: string,
+        body: MemberCreate,
+        options?: WriteOptions,
+      ): Promise<AnswerRecord> =>
+        post(answerRecord, `/chambers/${seg(chamberId)}/members`, body, options),
     },
 
     events: {

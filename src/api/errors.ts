@@ -28,11 +28,19 @@ export class ApiError extends Error {
   readonly code: ApiErrorCode
   readonly fields: FieldErrors | undefined
   readonly excerpt: string | undefined
+  // A 429's Retry-After, in milliseconds (capped), when it gave one.
+  readonly retryAfterMs: number | undefined
 
   constructor(
     code: ApiErrorCode,
     message: string,
-    extra: { status?: number | null; fields?: FieldErrors; excerpt?: string; cause?: unknown } = {},
+    extra: {
+      status?: number | null
+      fields?: FieldErrors
+      excerpt?: string
+      retryAfterMs?: number
+      cause?: unknown
+    } = {},
   ) {
     super(message, { cause: extra.cause })
     this.name = 'ApiError'
@@ -40,6 +48,7 @@ export class ApiError extends Error {
     this.status = extra.status ?? null
     this.fields = extra.fields
     this.excerpt = extra.excerpt
+    this.retryAfterMs = extra.retryAfterMs
   }
 }
 

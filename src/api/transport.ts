@@ -1,5 +1,6 @@
 // One HTTP exchange with the API, composed once: user agent, bearer auth with one refresh on 401,
-// per-attempt timeout, retries for safe requests (contract §5) and a redacted debug trace.
+// per-attempt timeout, retries for safe requests and of any request answered 429 (contract §5)
+// and a redacted debug trace.
 import type { Dispatcher } from 'undici'
 import { MAX_TIMER_MS, request } from './undici.js'
 import type { ExchangeError } from './undici.js'
@@ -40,6 +41,9 @@ export type Exchange = {
   auth?: boolean
   // Retry this even though it is not a GET: only for requests that create nothing.
   idempotent?: boolean
+  // The caller paces its requests (a bulk run, which pauses every sender): a 429 is handed back
+  // at once, with its Retry-After, instead of waited on here.
+  paced?: boolean
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS'
@@ -100,7 +104,11 @@ export class Transport {
         { status: answer.status },
       )
     }
-    return errorFromResponse(answer.status, answer.text, { token: exchange.auth === false })
+    return errorFromResponse(answer.status, answer.text, {
+      token: exchange.auth === false,
+      retryAfterMs:
+        answer.status === 429 ? retryAfter(answer.headers['retry-after'], Date.now()) : undefined,
+    })
   }
 
   // Sends the exchange and returns whatever answer it finally got, after retries and one
@@ -124,21 +132,18 @@ export class Transport {
       } catch (error) {
         const again = error instanceof ApiError && RETRY_CODES.has(error.code)
         if (!again || !retryable || attempt >= MAX_ATTEMPTS) throw error
-        await this.sleep(this.backoff(attempt))
+        await this.sleep(backoff(attempt, this.random))
         continue
       }
-      if (!retryable || attempt >= MAX_ATTEMPTS || !RETRY_STATUSES.has(answer.status)) {
-        return answer
-      }
+      // A 429 was not applied (RFC 6585): sending it again is safe whatever the method.
+      const again = retryable
+        ? RETRY_STATUSES.has(answer.status)
+        : answer.status === 429 && !exchange.paced
+      if (!again || attempt >= MAX_ATTEMPTS) return answer
       await this.sleep(
-        retryAfter(answer.headers['retry-after'], Date.now()) ?? this.backoff(attempt),
+        retryAfter(answer.headers['retry-after'], Date.now()) ?? backoff(attempt, this.random),
       )
     }
-  }
-
-  // Exponential backoff with full jitter: 0..300 ms, then 0..600 ms.
-  private backoff(attempt: number): number {
-    return Math.round(this.random() * BACKOFF_BASE_MS * 2 ** (attempt - 1))
   }
 
   private async attempt(exchange: Exchange, token: string | undefined, n: number): Promise<Answer> {
@@ -250,6 +255,11 @@ const ANSWER_FAILURES: Record<
   not_http: ['not_http', (where, said) => `not an HTTP answer from ${where}: ${said}`],
   bad_headers: ['malformed_answer', (where, said) => `malformed headers from ${where}: ${said}`],
   bad_encoding: ['malformed_answer', (where, said) => `${said} (from ${where})`],
+}
+
+// Exponential backoff with full jitter: 0..300 ms, then 0..600 ms, ..., at most a minute.
+export function backoff(attempt: number, random: () => number): number {
+  return Math.round(random() * Math.min(BACKOFF_BASE_MS * 2 ** (attempt - 1), RETRY_AFTER_CAP_MS))
 }
 
 // Retry-After is seconds or an HTTP date; capped so a hostile value cannot stall a script. An

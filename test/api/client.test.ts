@@ -205,6 +205,44 @@ describe('retries', () => {
     expect(sleeps).toEqual([])
   })
 
+  it('sends a POST again after a 429, which was not applied, honouring Retry-After', async () => {
+    pool()
+      .intercept({ path: '/v2/chambers/c1/members', method: 'POST' })
+      .reply(429, { error: 'slow down' }, { headers: { 'retry-after': '3' } })
+    pool()
+      .intercept({ path: '/v2/chambers/c1/members', method: 'POST' })
+      .reply(429, { error: 'slow down' }, json)
+    pool()
+      .intercept({ path: '/v2/chambers/c1/members', method: 'POST' })
+      .reply(201, { id: 'm1' }, json)
+    const member = { name: 'A', email: 'a@example.com', membership_type: 'standard' }
+    expect(await client().members.add('c1', member)).toEqual({ id: 'm1' })
+    // Retry-After, then the backoff of the second attempt (0.5 of 0..600 ms).
+    expect(sleeps).toEqual([3000, 300])
+  })
+
+  it('gives up on a POST after 3 answers of 429', async () => {
+    pool()
+      .intercept({ path: '/v2/chambers', method: 'POST' })
+      .reply(429, { error: 'slow down' }, json)
+      .times(3)
+    const error = await failure(client().chambers.create({ name: 'x', type: 'hq', address: {} }))
+    expect(error.code).toBe('rate_limited')
+    expect(sleeps).toHaveLength(2)
+  })
+
+  it('hands a paced POST its 429 at once, with the Retry-After to wait', async () => {
+    const later = new Date(Date.now() + 3_600_000).toUTCString()
+    pool()
+      .intercept({ path: '/v2/chambers', method: 'POST' })
+      .reply(429, { error: 'slow down' }, { headers: { 'retry-after': later } })
+    const error = await failure(
+      client().chambers.create({ name: 'x', type: 'hq', address: {} }, { paced: true }),
+    )
+    expect(error).toMatchObject({ code: 'rate_limited', status: 429, retryAfterMs: 60_000 })
+    expect(sleeps).toEqual([])
+  })
+
   it('times out each attempt and says so', async () => {
     pool()
       .intercept({ path: '/v2/chambers' })
