@@ -258,7 +258,7 @@ const ANSWER_FAILURES: Record<
 }
 
 // Exponential backoff with full jitter: 0..300 ms, then 0..600 ms, ..., at most a minute.
-export function backoff(attempt: number, random: () => number): number {
+function backoff(attempt: number, random: () => number): number {
   return Math.round(random() * Math.min(BACKOFF_BASE_MS * 2 ** (attempt - 1), RETRY_AFTER_CAP_MS))
 }
 

@@ -109,6 +109,9 @@ export function bulkSummary(
 export type BulkProgress = {
   // One more row settled.
   tick(): void
+  // The run waits `ms` for the server, which asked it to slow down (a 429); undefined: it sends
+  // again.
+  waiting(ms: number | undefined): void
   // Takes the bar off its line before a record is printed to the same terminal; the next frame
   // draws it again below.
   clear(): void
@@ -126,17 +129,34 @@ export async function startBulkProgress(
   noun: string,
 ): Promise<BulkProgress | undefined> {
   if (!io.stderrIsTTY || io.stdoutIsPipe || opts.quiet || total === 0) return undefined
-  const { SingleBar } = (await import('cli-progress')).default
+  const { SingleBar, Format } = (await import('cli-progress')).default
   const started = Date.now()
   const all = count(total)
   const text = `{done}/{all} ${noun} | {rate}/s | ETA {eta_formatted}`
   // The text at its longest: every count as long as the total, a rate of 99,999/s, an ETA of
   // 99h59m; the bar takes what is left of the line, up to 24 cells.
+  const width = io.stderrWidth ?? 80
   const longest = `${all}/${all} ${noun} | 99,999/s | ETA 99h59m`.length
-  const barsize = Math.max(0, Math.min(24, (io.stderrWidth ?? 80) - 1 - longest))
+  const barsize = Math.max(0, Math.min(24, width - 1 - longest))
+  const sending = barsize > 0 ? `{bar} ${text}` : text
+  // While the server holds the run back, that takes the place of the rate and the time left,
+  // and of the bar where both do not fit, and says less where that does not fit either.
+  const held = `{done}/{all} ${noun} | {waiting}`
+  const heldLongest = `${all}/${all} ${noun} | ${waitingText(60_000)}`.length
+  const holding =
+    barsize > 0 && barsize + 1 + heldLongest <= width
+      ? `{bar} ${held}`
+      : heldLongest < width
+        ? held
+        : `{done}/{all} ${noun} | {waited}`
   const bar = new SingleBar({
     stream: io.err,
-    format: barsize > 0 ? `{bar} ${text}` : text,
+    format: (options, params, payload: { waiting?: string }) =>
+      Format.Formatter(
+        { ...options, format: payload.waiting ? holding : sending },
+        params,
+        payload,
+      ),
     barsize,
     barCompleteChar: '█',
     barIncompleteChar: '░',
@@ -157,6 +177,10 @@ export async function startBulkProgress(
       value++
       bar.update(value, { rate: count(rate()), done: count(value) })
     },
+    waiting(ms) {
+      const waiting = ms === undefined ? '' : waitingText(ms)
+      bar.update(value, { waiting, waited: waiting.replace(/:.*/, '') })
+    },
     clear() {
       if (io.stdoutIsTTY) io.err.write('\r\u001b[2K')
     },
@@ -170,4 +194,10 @@ export async function startBulkProgress(
       bar.stop()
     },
   }
+}
+
+// `waiting 1 s: the server asked to slow down`; a wait under a second in tenths.
+function waitingText(ms: number): string {
+  const seconds = ms >= 1000 ? String(Math.ceil(ms / 1000)) : (ms / 1000).toFixed(1)
+  return `waiting ${seconds} s: the server asked to slow down`
 }

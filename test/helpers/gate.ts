@@ -83,10 +83,15 @@ export type InterruptibleRun = {
   done: Promise<RunResult>
 }
 
-// `chamberctl ...args` through main() in this process, with a Ctrl-C the test presses.
-export function startInterruptible(args: string[], env: NodeJS.ProcessEnv): InterruptibleRun {
+// `chamberctl ...args` through main() in this process, with a Ctrl-C the test presses (and the
+// retries' clock, see recordingSleep).
+export function startInterruptible(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  sleep?: (ms: number) => Promise<void>,
+): InterruptibleRun {
   const test = createTestIO({ env })
-  const done = main(['node', 'chamberctl', ...args], test.io).then((code) => ({
+  const done = main(['node', 'chamberctl', ...args], test.io, undefined, sleep).then((code) => ({
     code,
     stdout: test.stdout(),
     stderr: test.stderr(),

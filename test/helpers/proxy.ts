@@ -1,7 +1,7 @@
 // A pass-through HTTP proxy in front of a sandbox, for tests that watch or steer requests on the
 // wire: recording headers, counting requests in flight, holding some back until the test says.
 import { createServer, request as httpRequest } from 'node:http'
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Sandbox } from '../../src/sandbox/server.js'
 
@@ -9,8 +9,9 @@ export type ProxyOptions = {
   // Requests to count as open, from their arrival until their answer has been handed back, so a
   // client that keeps N requests in flight is never seen with more than N.
   counts?: (method: string, url: string) => boolean
-  // Sees every request first; it is sent on when `forward` is called (at once by default).
-  intercept?: (req: IncomingMessage, forward: () => void) => void
+  // Sees every request first; it is sent on when `forward` is called (at once by default), or
+  // answered by the test on `res`.
+  intercept?: (req: IncomingMessage, forward: () => void, res: ServerResponse) => void
 }
 
 export type Proxy = {
@@ -49,7 +50,7 @@ export async function startProxy(target: Sandbox, options: ProxyOptions = {}): P
       upstream.on('error', () => res.destroy())
       req.pipe(upstream)
     }
-    if (options.intercept) options.intercept(req, forward)
+    if (options.intercept) options.intercept(req, forward, res)
     else forward()
   })
   let connections = 0

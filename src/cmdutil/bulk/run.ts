@@ -3,8 +3,9 @@
 // to find it on the server, how to create it); the runner owns everything else:
 // - the journal: what a plain re-run, --resume and --skip-existing do with an earlier run's;
 // - the decision per record: confirmed on the server, looked up, skipped, not sent again, sent;
-// - bounded concurrency (p-limit): only the request itself holds a slot, so a record waiting
-//   for its chamber or for a look-up holds none;
+// - the pace (pace.ts): at most --concurrency requests in flight, fewer while the server answers
+//   429, none while it asked to wait; only the request itself holds a slot, so a record waiting
+//   for its chamber or for a look-up holds none, and a row answered 429 is sent again;
 // - ending early, the same for every cause (SIGINT, SIGTERM, SIGHUP, stdout closed or failing,
 //   a journal that cannot be written): nothing more is sent, the requests in flight finish and
 //   are recorded, and rows never sent are counted;
@@ -12,6 +13,8 @@
 //   and the exit code.
 import type { AnswerId, AnswerRecord } from '../../api/answers.js'
 import { idText } from '../../api/answers.js'
+import type { WriteOptions } from '../../api/client.js'
+import { ApiError } from '../../api/errors.js'
 import { configDir } from '../../config/dir.js'
 import { Journal } from '../../config/journal.js'
 import type { EarlierRun, JournalEntry, JournalError } from '../../config/journal.js'
@@ -30,6 +33,7 @@ import { batchesOf } from '../../io/output.js'
 import type { StopReason } from '../../io/streams.js'
 import { writeNote } from '../../io/wrap.js'
 import type { Context } from '../context.js'
+import { Pace } from './pace.js'
 
 // `unknown`: sent, and no answer came back: the record may exist. `not_sent`: the run ended
 // before its turn came.
@@ -62,8 +66,9 @@ export type Task = {
   // What the server holds for this record now: its id (null when found without one), undefined
   // when it is not there. `recorded`: the id an earlier run recorded when it created it.
   find(recorded: string | undefined): Promise<AnswerId | null | undefined>
-  // Creates it; never retried once sent.
-  send(): Promise<{ id: AnswerId | null; record?: AnswerRecord }>
+  // Creates it, with `options` for the client: the runner waits out a 429 itself, and sends it
+  // again. Never sent again once it may have been applied.
+  send(options: WriteOptions): Promise<{ id: AnswerId | null; record?: AnswerRecord }>
 }
 
 export type BulkRunOptions = {
@@ -107,6 +112,9 @@ const STOP_NOTE: Record<Reason, string> = {
 
 export const NOT_SENT: Outcome = { status: 'not_sent', id: null, error: null }
 
+// The most times one row is sent: a server that answers it 429 that often leaves it to --resume.
+const MAX_SENDS = 10
+
 // The statuses that made something on the server (or may have): a plain re-run of the same input
 // would create those records again.
 const MADE = new Set(['created', 'skipped', 'sending', 'unknown'])
@@ -128,7 +136,7 @@ export class BulkRun {
   private lost = 0
   private reason: Reason | undefined
   private outputClosed = false
-  private readonly limit: LimitFunction
+  private readonly pace: Pace
   private readonly started = Date.now()
   private progress: BulkProgress | undefined
   private stopListening = () => {}
@@ -140,10 +148,13 @@ export class BulkRun {
     // The earlier run's records this run continues.
     private readonly earlier: ReadonlyMap<string, JournalEntry>,
     skipping: boolean,
-    pLimit: (concurrency: number) => LimitFunction,
   ) {
     this.skipping = skipping
-    this.limit = pLimit(opts.concurrency)
+    this.pace = new Pace({
+      concurrency: opts.concurrency,
+      sleep: ctx.sleep,
+      onWait: (ms) => this.progress?.waiting(ms),
+    })
   }
 
   // Runs `body` between the journal's opening and the summary; the exit code of a run that did
@@ -167,14 +178,11 @@ export class BulkRun {
   }
 
   private static async start(ctx: Context, opts: BulkRunOptions): Promise<BulkRun> {
-    const [journal, { default: pLimit }] = await Promise.all([
-      Journal.open(configDir(ctx.io.env), {
-        kind: opts.kind,
-        target: opts.target,
-        content: opts.content,
-      }),
-      import('p-limit'),
-    ])
+    const journal = await Journal.open(configDir(ctx.io.env), {
+      kind: opts.kind,
+      target: opts.target,
+      content: opts.content,
+    })
     let plan: Plan
     try {
       plan = planRun(journal.earlier, opts)
@@ -184,7 +192,7 @@ export class BulkRun {
       throw error
     }
     const { io, globals } = ctx
-    const run = new BulkRun(ctx, opts, journal, plan.carried ?? new Map(), plan.skipping, pLimit)
+    const run = new BulkRun(ctx, opts, journal, plan.carried ?? new Map(), plan.skipping)
     const notice = opts.notice?.({
       skipping: plan.skipping,
       made: (item) => MADE.has(run.earlier.get(item)?.status ?? ''),
@@ -221,7 +229,7 @@ export class BulkRun {
       // The server refused it for good: sending it again cannot help.
       return this.settled({ status: 'failed', id: null, error: before.error ?? null, final: true })
     }
-    return this.settled(await this.limit(() => this.send(task)))
+    return this.settled(await this.send(task))
   }
 
   // An outcome the command decided without the server (a row invalid before sending, a record
@@ -271,26 +279,46 @@ export class BulkRun {
     return !this.outputClosed
   }
 
+  // Sends the record when the pace allows, and again after each 429 (which was not applied),
+  // each time announced in the journal first.
   private async send(task: Task): Promise<Outcome> {
-    if (this.reason) return NOT_SENT
-    try {
-      this.journal.sending(task.item)
-    } catch (error) {
-      this.stop('journal', error as Error)
-      return NOT_SENT
-    }
-    try {
-      const { id, record } = await task.send()
-      this.journal.settle(task.item, {
-        status: 'created',
-        ...(id === null ? {} : { id: idText(id) }),
-      })
-      return { status: 'created', id, error: null, record }
-    } catch (error) {
-      const outcome = this.failure(error)
-      const status = outcome.status === 'unknown' ? 'unknown' : outcome.final ? 'refused' : 'failed'
-      this.journal.settle(task.item, { status, ...(outcome.error ? { error: outcome.error } : {}) })
-      return outcome
+    for (let sends = 1; ; sends++) {
+      const slot = await this.pace.take(sends > 1)
+      if (!slot) return NOT_SENT
+      if (this.reason) {
+        this.pace.release(slot)
+        return NOT_SENT
+      }
+      try {
+        this.journal.sending(task.item)
+      } catch (error) {
+        this.pace.release(slot)
+        this.stop('journal', error as Error)
+        return NOT_SENT
+      }
+      try {
+        const { id, record } = await task.send({ paced: true })
+        this.pace.succeeded(slot)
+        this.journal.settle(task.item, {
+          status: 'created',
+          ...(id === null ? {} : { id: idText(id) }),
+        })
+        return { status: 'created', id, error: null, record }
+      } catch (error) {
+        const outcome = this.failure(error)
+        const limited = error instanceof ApiError && error.status === 429
+        if (limited) this.pace.limited(slot, error.retryAfterMs)
+        else this.pace.release(slot)
+        // A 429 is recorded as what it is, a failure that changed nothing: a run stopped while
+        // it waits leaves the row to --resume, which sends it without looking it up first.
+        const status =
+          outcome.status === 'unknown' ? 'unknown' : outcome.final ? 'refused' : 'failed'
+        this.journal.settle(task.item, {
+          status,
+          ...(outcome.error ? { error: outcome.error } : {}),
+        })
+        if (!limited || sends >= MAX_SENDS) return outcome
+      }
     }
   }
 
@@ -299,6 +327,7 @@ export class BulkRun {
     if (reason === 'output closed' || reason === 'output failed') this.outputClosed = true
     if (this.reason) return
     this.reason = reason
+    this.pace.stop()
     const { io, globals } = this.ctx
     // A write error is said even with -q: it is an error.
     if (reason === 'journal') io.err.write(`\nerror: ${error?.message}\n`)
@@ -313,6 +342,7 @@ export class BulkRun {
   // Ends the run: the journal closed (removed when nothing is left), the summary, how to go on,
   // and the exit code to throw, if any.
   private async end(): Promise<CliError | undefined> {
+    this.pace.stop()
     this.stopListening()
     this.progress?.stop()
     const { io, globals } = this.ctx
@@ -351,13 +381,12 @@ export class BulkRun {
 
   // The body failed: what was recorded stays recorded, and the lock is let go.
   private async abandon(): Promise<void> {
+    this.pace.stop()
     this.stopListening()
     this.progress?.stop()
     await this.journal.close('stopped').catch(() => {})
   }
 }
-
-type LimitFunction = <T>(task: () => Promise<T>) => Promise<T>
 
 type Plan = {
   // The earlier run's records, when this run continues it.

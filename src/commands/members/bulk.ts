@@ -66,8 +66,8 @@ export async function addMany(client: Client, ctx: Context, opts: BulkOptions): 
           : await run.create({
               item: String(job.row),
               find: () => members.find(opts.chamberId, job.body!.email),
-              send: async () => {
-                const record = await client.members.add(opts.chamberId, job.body!)
+              send: async (how) => {
+                const record = await client.members.add(opts.chamberId, job.body!, how)
                 return { id: isAnswerId(record.id) ? record.id : null, record }
               },
             })

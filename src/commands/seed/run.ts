@@ -217,8 +217,8 @@ async function execute(
     return run.create({
       item: chamberItem(chamber),
       find: async (recorded) => existing.chamber(chamber.body, hqId, recorded),
-      send: async () => {
-        const record = await client.chambers.create(body)
+      send: async (how) => {
+        const record = await client.chambers.create(body, how)
         if (!isAnswerId(record.id)) {
           throw new ApiError(
             'unexpected_response',
@@ -244,8 +244,8 @@ async function execute(
           : await run.create({
               item: `member ${chamber.key} ${folded(member.body.email)}`,
               find: () => existing.members.find(idText(parent.id!), member.body.email),
-              send: async () => {
-                const record = await client.members.add(idText(parent.id!), member.body)
+              send: async (how) => {
+                const record = await client.members.add(idText(parent.id!), member.body, how)
                 return { id: isAnswerId(record.id) ? record.id : null, record }
               },
             })
