@@ -18,6 +18,7 @@ export type ApiErrorCode =
   | 'malformed_answer' // headers or content-encoding that cannot be read
   | 'invalid_request' // a request undici refuses to write (nothing was sent)
   | 'connection_failed' // no connection was made: nothing was sent
+  | 'too_many_open_files' // no file descriptor left for a connection: nothing was sent
   | 'connection_lost' // the connection broke after the request left: a GET is retried
   | 'timeout'
   | 'unknown_outcome' // a request that changes something may have been applied: no answer came

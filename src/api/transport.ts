@@ -206,6 +206,16 @@ export class Transport {
         options,
       )
     }
+    // The process, not the network: it has no file descriptor left for another connection.
+    if (error.code !== undefined && OUT_OF_FILES.has(error.code)) {
+      const unsent = changes ? `; ${exchange.method} ${target.pathname} was not sent` : ''
+      return new ApiError(
+        'too_many_open_files',
+        `too many open files (${error.code}) to connect to ${where}: raise the limit ` +
+          `(ulimit -n) or lower --concurrency${unsent}`,
+        options,
+      )
+    }
     if (!error.sent) {
       const why =
         error.kind === 'timeout' ? `no connection within ${this.seconds} s` : reason(error)
@@ -294,6 +304,9 @@ function reason(error: ExchangeError): string {
   const said = code === undefined || message.includes(code) ? message : `${message} (${code})`
   return code !== undefined && UNTRUSTED_CERTIFICATE.has(code) ? `${said}; ${TRUST_HINT}` : said
 }
+
+// This process (EMFILE) or the whole system (ENFILE) has no file descriptor left.
+const OUT_OF_FILES = new Set(['EMFILE', 'ENFILE'])
 
 // A certificate whose chain ends at no CA this process trusts (not one that is expired or names
 // another host: trusting a CA would not help those).

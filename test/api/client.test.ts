@@ -2,6 +2,7 @@ import { MockAgent } from 'undici'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { TokenManager } from '../../src/api/auth.js'
 import { createClient, requestToken } from '../../src/api/client.js'
+import { ExitCode, describeError } from '../../src/errors.js'
 import { failure } from '../helpers/failure.js'
 import { paginate } from '../../src/api/paginate.js'
 import { retryAfter } from '../../src/api/transport.js'
@@ -180,6 +181,21 @@ describe('retries', () => {
     const error = await failure(client().chambers.list())
     expect(error.code).toBe('connection_failed')
     expect(sleeps).toEqual([150, 300])
+  })
+
+  it('names a process out of file descriptors as such, not as a server it cannot reach', async () => {
+    const emfile = Object.assign(new Error('connect EMFILE 127.0.0.1:4010 - Local'), {
+      code: 'EMFILE',
+    })
+    pool().intercept({ path: '/v2/chambers', method: 'POST' }).replyWithError(emfile)
+    const error = await failure(client().chambers.create({ name: 'x', type: 'hq', address: {} }))
+    expect(error.code).toBe('too_many_open_files')
+    expect(error.message).toBe(
+      'too many open files (EMFILE) to connect to api.test: raise the limit (ulimit -n) or ' +
+        'lower --concurrency; POST /v2/chambers was not sent',
+    )
+    expect(describeError(error, (text) => text).exitCode).toBe(ExitCode.failure)
+    expect(sleeps).toEqual([])
   })
 
   it('reads an answer that starts with a byte order mark as UTF-8 text', async () => {
