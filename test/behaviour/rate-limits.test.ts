@@ -119,6 +119,38 @@ describe('a bulk run answered 429 sends those rows again, in the same run', () =
   })
 })
 
+describe('seed answered 429', () => {
+  it('sends the refused chambers and members again: each created once', async () => {
+    const file = path.join(tempDir(), 'fixture.json')
+    const members = (key: string) =>
+      Array.from({ length: 3 }, (_, i) => ({
+        name: `Seeded ${i}`,
+        email: `${key}${i}@rate.test`,
+        membership_type: 'standard',
+      }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        chambers: [
+          { key: 'rhq', name: 'Rate HQ', type: 'hq', address: {}, members: members('rhq') },
+          { key: 'rsub', name: 'Rate Sub', type: 'subsidiary', hq: 'rhq', address: {} },
+        ],
+      }),
+    )
+    // The first create (the HQ) and every other one after it are refused once.
+    limit = (n) => (n % 2 === 1 && n <= 9 ? { retryAfter: '1' } : undefined)
+    const { sleep } = recordingSleep()
+    const { code, stderr } = await run(['seed', file], { env: env(), sleep })
+    expect(code, stderr).toBe(0)
+    expect(stderr).toMatch(summaryLine('5 created'))
+    const reader = new SandboxReader(sandbox().sandbox)
+    const chambers = (await reader.chambers()).filter((c) => String(c.name).startsWith('Rate '))
+    expect(chambers.map((c) => c.name).sort()).toEqual(['Rate HQ', 'Rate Sub'])
+    const hq = chambers.find((c) => c.name === 'Rate HQ')!
+    expect(await emailsIn(String(hq.id), 'rhq')).toEqual(members('rhq').map((m) => m.email))
+  })
+})
+
 describe('Ctrl-C while the run waits after a 429', () => {
   it('stops at once; --resume sends the refused row without looking it up, once', async () => {
     const { file, emails } = membersFile(5, 'waiting')
