@@ -291,7 +291,7 @@ async function rateLimited() {
     })
     rows.push({
       what: '  429 answers per row',
-      value: `${limited}`,
+      value: `${limited} (${((100 * limited) / BULK_ROWS).toFixed(1)}%)`,
       floor: `${BULK_ROWS} rows`,
       ratio: limited / BULK_ROWS,
       goal: { max: 0.05 },

@@ -1,14 +1,14 @@
 // How fast a bulk run sends (contract §3 "Bulk runs"): at most `limit` requests in flight, and
 // none while the server asked the run to wait. A 429 means the request was not applied; its
 // sender waits its turn and sends it again:
-// - a 429 with Retry-After pauses every sender for that long (at most a minute);
-// - one without halves the limit (never below 1) and pauses every sender for a jittered backoff,
-//   half a second to a second, doubling while 429s keep coming without a success between them
-//   (multiplicative decrease);
+// - every 429 halves the limit, never below 1 (multiplicative decrease): as many requests as are
+//   in flight when the server's limit is reached are answered 429 together;
+// - a 429 with Retry-After pauses every sender for that long (at most a minute); one without
+//   pauses them for a jittered backoff, half a second to a second, doubling while 429s keep
+//   coming without a success between them;
 // - successes raise the limit by one for each `limit` of them, at most once per ROUND_MS, up to
 //   --concurrency (additive increase). Per round trip, as TCP does, would be per millisecond on a
-//   nearby server, where the limit would be back at --concurrency before the next 429, and as
-//   many requests in flight as the limit are answered 429 together.
+//   nearby server, and the limit would be back at --concurrency before the next 429.
 // The answers to requests sent before the last slow-down were sent too fast for the same reason:
 // they do not slow the run down again.
 
@@ -105,10 +105,12 @@ export class Pace {
     if (fresh) this.round++
     let ms: number | undefined = retryAfterMs
     const now = this.now()
-    if (ms === undefined && fresh) {
+    if (fresh) {
       this.allowed = Math.max(1, Math.floor(this.allowed / 2))
       this.successes = 0
       this.moved = now
+    }
+    if (ms === undefined && fresh) {
       // Equal jitter: half the backoff, and up to as much again at random.
       const base = Math.min(BACKOFF_MS * 2 ** this.strikes++, MAX_BACKOFF_MS)
       ms = Math.round((base / 2) * (1 + (this.options.random ?? Math.random)()))

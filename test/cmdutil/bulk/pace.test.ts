@@ -78,23 +78,24 @@ describe('requests in flight', () => {
 })
 
 describe('a 429 with Retry-After', () => {
-  it('pauses every sender for that long, and keeps the limit', async () => {
+  it('pauses every sender for that long, and halves the limit', async () => {
     const { pace, sleeps, waits, given, take, settle } = setUp(4)
     take(4)
     await settle()
     pace.limited(given[0]!, 1000)
     take(3)
     pace.release(given[1]!)
+    pace.release(given[2]!)
     await settle()
-    // Two slots are free, and none is given while the pause lasts.
+    // One request is in flight, the limit is 2, and none is sent while the pause lasts.
     expect(given).toHaveLength(4)
     expect(sleeps.map((s) => s.ms)).toEqual([1000])
     expect(waits).toEqual([1000])
     sleeps[0]!.end()
     await settle()
-    expect(given).toHaveLength(6)
+    expect(given).toHaveLength(5)
     expect(waits).toEqual([1000, undefined])
-    expect(pace.limit).toBe(4)
+    expect(pace.limit).toBe(2)
   })
 
   it('a longer wait asked during a pause replaces it; a shorter one does not', async () => {
