@@ -1,8 +1,9 @@
 // The journal of a bulk run (`members add --from-file`, `seed`): every item's outcome, appended
 // as it happens to <config dir>/journals/<key>.ndjson, so that a run that ends early in any way
 // (Ctrl-C, failures, a full disk, a lost network, kill -9) can be continued with --resume
-// without creating anything twice. The key is a hash of the server, the target and the input's
-// content, so the same command on the same file finds its journal and nothing else does.
+// without creating anything twice, and a run that finished is remembered, so that running the
+// same input again is recognised as a re-run. The key is a hash of the server, the target and the
+// input's content, so the same command on the same file finds its journal and nothing else does.
 //
 // An item is written `sending` before its request leaves and settled after: one left `sending`
 // may or may not exist on the server, and is looked up before it is sent again. Every line is
@@ -10,21 +11,27 @@
 // the request it announces is not sent). A settled line goes out with the next `sending` line
 // (or at the end), one write a request instead of two: a killed run leaves at most the items of
 // one round of requests more to look up. The last line says how the run ended; a journal
-// without one ended early. What to make of an earlier run is the bulk runner's business
-// (src/cmdutil/bulk): this module reads, writes and locks.
+// without one ended early. One run of an input holds its journal at a time (RunLock); a journal
+// no run has written for KEEP_DAYS days is forgotten. What to make of an earlier run is the bulk
+// runner's business (src/cmdutil/bulk): this module reads, writes, locks and forgets.
 import { createHash } from 'node:crypto'
+import type { Stats } from 'node:fs'
 import {
   closeSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
+  readdirSync,
   renameSync,
   rmSync,
   writeSync,
 } from 'node:fs'
+import { hostname } from 'node:os'
 import path from 'node:path'
 import { CliError, ExitCode, UsageError, describeSystemError } from '../errors.js'
 import { describeFsError, ensureConfigDir } from './dir.js'
+import { LockedError, RunLock } from './run-lock.js'
 
 // `refused`: the server refused it for good (a 4xx that sending again cannot change).
 export type JournalStatus = 'sending' | 'created' | 'skipped' | 'failed' | 'refused' | 'unknown'
@@ -61,10 +68,10 @@ const STATUSES: ReadonlySet<string> = new Set([
   'unknown',
 ])
 
-// A lock left by a process killed with SIGKILL is taken over once it is this old (proper-lockfile
-// keeps a live holder's lock fresh at half of it); waiting for it costs a few seconds at most.
-const LOCK_STALE_MS = 4_000
-const LOCK_RETRIES = { retries: 25, factor: 1.5, minTimeout: 50, maxTimeout: 400 }
+// How long a journal is kept after the last run that wrote it: a re-run within this time is
+// recognised; after it, the input is new again. `help bulk` says so.
+export const KEEP_DAYS = 30
+const KEEP_MS = KEEP_DAYS * 24 * 60 * 60 * 1000
 
 // The journal could not be written: the run stops sending, as on Ctrl-C.
 export class JournalWriteError extends CliError {
@@ -90,52 +97,46 @@ export class Journal {
     readonly path: string,
     // What an earlier run of the same input left, undefined when there is no journal.
     readonly earlier: EarlierRun | undefined,
-    private readonly unlock: () => Promise<void>,
+    private readonly lock: RunLock,
     private readonly write: typeof writeSync,
   ) {}
 
-  // Takes the lock of this input's journal (another chamberctl running it is waited for a few
-  // seconds, then refused) and reads what an earlier run left. A journal damaged anywhere but in
-  // its last line (the torn line of a killed run, which is ignored) is refused with a clear
-  // message, the lock released.
+  // Takes the lock of this input's journal (another chamberctl running it is refused at once,
+  // naming it) and reads what an earlier run left. A journal damaged anywhere but in its last
+  // line (the torn line of a killed run, which is ignored) is refused with a clear message, the
+  // lock released.
   static async open(
     configDir: string,
     key: JournalKey,
     options: { write?: typeof writeSync } = {},
   ): Promise<Journal> {
     ensureConfigDir(configDir)
-    const dir = path.join(configDir, 'journals')
-    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    const dir = journalsDir(configDir)
+    forgetOld(dir)
     const hash = createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 32)
     const file = path.join(dir, `${hash}.ndjson`)
-    const { lock } = (await import('proper-lockfile')).default
     keepIgnoringFileSizeSignal()
-    let lost: Error | undefined
-    const unlock = await lock(file, {
-      realpath: false,
-      lockfilePath: `${file}.lock`,
-      stale: LOCK_STALE_MS,
-      retries: LOCK_RETRIES,
-      // Another process took the lock over (this one stalled past LOCK_STALE_MS): the next
-      // write stops the run instead of racing it.
-      onCompromised: (error) => void (lost = error),
-    }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ELOCKED') {
+    const lock = await RunLock.acquire(path.join(dir, `${hash}.lock`)).catch((error: unknown) => {
+      if (error instanceof LockedError) {
+        const { pid, host } = error.owner
+        const where = host === hostname() ? '' : ` on ${host}`
         throw new UsageError(
-          `another chamberctl is running this same input against ${key.target}; wait for it to end`,
+          `another chamberctl (process ${pid}${where}) is running this same input against ` +
+            `${key.target}; wait for it to end`,
         )
       }
+      if (error instanceof CliError) throw error
       throw new CliError(`cannot lock the journal ${file}: ${describeFsError(error)}`)
     })
     try {
       const write: typeof writeSync = options.write ?? writeSync
-      const journal = new Journal(file, readJournal(file), unlock, (fd, ...rest) => {
-        if (lost) throw lost
+      const journal = new Journal(file, readJournal(file), lock, (fd, ...rest) => {
+        if (lock.lost) throw lock.lost
         return (write as (...args: unknown[]) => number)(fd, ...rest)
       })
       return journal
     } catch (error) {
-      await unlock().catch(() => {})
+      lock.release()
       throw error
     }
   }
@@ -173,31 +174,28 @@ export class Journal {
     this.settled += line({ item, ...entry })
   }
 
-  // Ends the run: `done` when nothing is left to do, which removes the journal; otherwise the
-  // outcomes not yet written and how the run ended. The lock is released whatever happens; a
-  // write that fails now is thrown after that (one that failed during the run was thrown then).
-  async close(end: JournalEnd | 'done'): Promise<void> {
+  // Ends the run: the outcomes not yet written and how the run ended, kept for a re-run to find.
+  // The lock is released whatever happens; a write that fails now is thrown after that (one that
+  // failed during the run was thrown then).
+  close(end: JournalEnd): void {
     if (this.released) return
-    this.released = true
     let failure: unknown
     try {
-      if (end === 'done') rmSync(this.path, { force: true })
-      else if (this.fd !== undefined && !this.failed) this.append(this.settled + line({ end }))
+      if (this.fd !== undefined && !this.failed) this.append(this.settled + line({ end }))
     } catch (error) {
-      failure = error instanceof CliError ? error : new JournalWriteError(this.path, error)
+      failure = error
     } finally {
-      if (this.fd !== undefined) closeSync(this.fd)
-      await this.unlock().catch(() => {})
+      this.release()
     }
     if (failure) throw failure
   }
 
   // Lets the lock go without writing (a refused run, an error before the first request).
-  async release(): Promise<void> {
+  release(): void {
     if (this.released) return
     this.released = true
     if (this.fd !== undefined) closeSync(this.fd)
-    await this.unlock().catch(() => {})
+    this.lock.release()
   }
 
   private append(text: string): void {
@@ -229,14 +227,57 @@ export class Journal {
 }
 
 // Node ignores SIGXFSZ, so a write past a file size limit (`ulimit -f`) fails with EFBIG and is
-// reported like any failed write. proper-lockfile's signal-exit listens for it and, when it is
-// the only listener, raises it again, which kills the process mid-run: a listener of our own
-// keeps Node's way.
+// reported like any failed write. proper-lockfile's signal-exit (loaded by the embedded sandbox
+// and the profiles' lock) listens for it and, when it is the only listener, raises it again,
+// which kills the process mid-run: a listener of our own keeps Node's way.
 let ignoringFileSizeSignal = false
 function keepIgnoringFileSizeSignal(): void {
   if (ignoringFileSizeSignal || process.platform === 'win32') return
   ignoringFileSizeSignal = true
   process.on('SIGXFSZ', () => {})
+}
+
+// <config dir>/journals, private to the user; anything else in its place (a file, a symbolic
+// link: nothing is written through one) is one line with the fix.
+function journalsDir(configDir: string): string {
+  const dir = path.join(configDir, 'journals')
+  let found: Stats
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    found = lstatSync(dir)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code !== 'EEXIST' && code !== 'ENOTDIR') {
+      throw new CliError(`cannot create the journal directory ${dir}: ${describeFsError(error)}`)
+    }
+    found = lstatSync(dir)
+  }
+  if (found.isDirectory()) return dir
+  const what = found.isSymbolicLink()
+    ? 'a symbolic link'
+    : found.isFile()
+      ? 'a file'
+      : 'not a directory'
+  throw new CliError(
+    `${dir} is ${what}, where chamberctl keeps the journals of bulk runs; move or remove it, ` +
+      'then run the command again',
+  )
+}
+
+// Everything in the journals directory that no run has written for KEEP_DAYS: journals, and what
+// killed runs left (their locks and temporary files). A held lock is touched every few seconds,
+// and a journal is written by every run that continues it. Forgetting is housekeeping: what
+// cannot be removed now is tried again by the next run.
+function forgetOld(dir: string): void {
+  const now = Date.now()
+  for (const name of readdirSync(dir)) {
+    const entry = path.join(dir, name)
+    try {
+      if (now - lstatSync(entry).mtimeMs > KEEP_MS) rmSync(entry, { recursive: true, force: true })
+    } catch {
+      // Removed by another run meanwhile, or not ours to remove.
+    }
+  }
 }
 
 function line(entry: Record<string, unknown>): string {

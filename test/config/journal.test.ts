@@ -1,6 +1,21 @@
-import { appendFileSync, existsSync, readFileSync, writeFileSync, writeSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
+import { hostname } from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { Journal, JournalWriteError } from '../../src/config/journal.js'
+import { Journal, JournalWriteError, KEEP_DAYS } from '../../src/config/journal.js'
+import { CliError, ExitCode } from '../../src/errors.js'
 import { useTempDirs } from './helpers.js'
 
 const tempDir = useTempDirs()
@@ -33,7 +48,7 @@ async function earlierRun(dir: string): Promise<string> {
   journal.settle('2', { status: 'failed' })
   journal.sending('3')
   journal.settle('3', { status: 'unknown' })
-  await journal.close('stopped')
+  journal.close('stopped')
   return journal.path
 }
 
@@ -58,7 +73,7 @@ describe('Journal', () => {
     journal.sending('1')
     expect(lines(journal.path)).toEqual([{ item: '1', status: 'sending' }])
     twoRequests(journal, false)
-    await journal.close('stopped')
+    journal.close('stopped')
 
     await earlierRun(dir)
     const resumed = await Journal.open(dir, KEY)
@@ -68,8 +83,17 @@ describe('Journal', () => {
       '2': { status: 'failed' },
       '3': { status: 'unknown' },
     })
-    await resumed.close('done')
-    expect(existsSync(resumed.path)).toBe(false)
+    resumed.begin(resumed.earlier!.entries)
+    resumed.settle('2', { status: 'created', id: 'mb_2' })
+    resumed.settle('3', { status: 'created', id: 'mb_3' })
+    resumed.close('finished')
+    // Kept once finished, so that running the same input again is recognised as a re-run.
+    const again = await Journal.open(dir, KEY)
+    expect(again.earlier?.end).toBe('finished')
+    expect([...again.earlier!.entries.values()].map((e) => e.status)).toEqual(
+      Array(3).fill('created'),
+    )
+    again.release()
   })
 
   it('continues a short write where it stopped: every line lands whole', async () => {
@@ -81,7 +105,7 @@ describe('Journal', () => {
     })
     journal.begin()
     twoRequests(journal)
-    await journal.close('finished')
+    journal.close('finished')
   })
 
   it('a write that fails part-way throws a clear error, writes nothing more, and still lets the lock go', async () => {
@@ -111,7 +135,7 @@ describe('Journal', () => {
     )
     expect(() => journal.sending('3')).toThrow(JournalWriteError)
     // Closing writes nothing more (the torn line stays the last) and releases the lock.
-    await journal.close('stopped')
+    journal.close('stopped')
     expect(readFileSync(journal.path, 'utf8')).toBe('{"item":"1","status":"sending"}\n{"item"')
 
     // The torn last line is read as what it is: a mark whose request never left.
@@ -125,7 +149,7 @@ describe('Journal', () => {
       { item: '1', status: 'sending' },
       { item: '2', status: 'sending' },
     ])
-    await next.close('stopped')
+    next.close('stopped')
   })
 
   it('refuses a journal damaged before its last line, naming the line and the way on', async () => {
@@ -148,7 +172,7 @@ describe('Journal', () => {
       writeFileSync(file, '')
       const fresh = await Journal.open(dir, KEY)
       expect(fresh.earlier).toBeUndefined()
-      await fresh.release()
+      fresh.release()
     }
   })
 
@@ -159,25 +183,145 @@ describe('Journal', () => {
       appendFileSync(file, tail)
       const journal = await Journal.open(dir, KEY)
       expect(journal.earlier!.entries.size).toBe(3)
-      await journal.release()
+      journal.release()
     }
   })
 
   it('is let go by close, by release, and when opening fails', async () => {
     const dir = tempDir()
     const first = await Journal.open(dir, KEY)
-    const lock = `${first.path}.lock`
+    const lock = first.path.replace(/\.ndjson$/, '.lock')
     expect(existsSync(lock)).toBe(true)
     first.begin()
     first.sending('1')
-    await first.close('stopped')
+    first.close('stopped')
     expect(existsSync(lock)).toBe(false)
     const second = await Journal.open(dir, KEY)
     expect(Object.fromEntries(second.earlier!.entries)).toEqual({ '1': { status: 'sending' } })
-    await second.release()
+    second.release()
     expect(existsSync(lock)).toBe(false)
     writeFileSync(first.path, 'null\n{}\n')
     await expect(Journal.open(dir, KEY)).rejects.toThrow(/is damaged at line 1/)
     expect(existsSync(lock)).toBe(false)
+  })
+})
+
+describe('one run of one input at a time', () => {
+  const lockOf = (journal: Journal) => journal.path.replace(/\.ndjson$/, '.lock')
+  const refusal = (owner: string) =>
+    `another chamberctl (${owner}) is running this same input against ${KEY.target}; wait ` +
+    'for it to end'
+  const failureOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: unknown) => error as CliError,
+    )
+  // The lock file of KEY's journal in `dir`, naming `owner`.
+  async function lockedBy(dir: string, owner: Record<string, unknown>): Promise<string> {
+    const journal = await Journal.open(dir, KEY)
+    const lock = lockOf(journal)
+    journal.release()
+    writeFileSync(lock, JSON.stringify({ token: 'theirs', ...owner }))
+    return lock
+  }
+
+  it('refuses a second run at once, naming the process that runs it; free again once it ends', async () => {
+    const dir = tempDir()
+    const first = await Journal.open(dir, KEY)
+    const error = await failureOf(Journal.open(dir, KEY))
+    expect(error).toBeInstanceOf(CliError)
+    expect(error?.exitCode).toBe(ExitCode.usage)
+    expect(error?.message).toBe(refusal(`process ${process.pid}`))
+    first.begin()
+    first.close('finished')
+    const second = await Journal.open(dir, KEY)
+    second.release()
+  })
+
+  it('takes over at once the lock of a process that is gone (kill -9 leaves it behind)', async () => {
+    const dir = tempDir()
+    const gone = spawnSync(process.execPath, ['-e', '']).pid
+    const lock = await lockedBy(dir, { pid: gone, host: hostname() })
+    const journal = await Journal.open(dir, KEY)
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid })
+    journal.release()
+    expect(existsSync(lock)).toBe(false)
+  })
+
+  it.runIf(process.platform === 'linux')(
+    'takes over a lock whose process id now belongs to a process started at another moment',
+    async () => {
+      const dir = tempDir()
+      await lockedBy(dir, { pid: process.pid, host: hostname(), started: 'another-boot:1' })
+      const journal = await Journal.open(dir, KEY)
+      journal.release()
+    },
+  )
+
+  it('holds a lock of another host while it is touched; one untouched for a minute is taken over', async () => {
+    const dir = tempDir()
+    const lock = await lockedBy(dir, { pid: 1, host: 'elsewhere.test' })
+    const error = await failureOf(Journal.open(dir, KEY))
+    expect(error?.message).toBe(refusal('process 1 on elsewhere.test'))
+    const past = new Date(Date.now() - 61_000)
+    utimesSync(lock, past, past)
+    const journal = await Journal.open(dir, KEY)
+    journal.release()
+  })
+
+  it('takes over a lock file that names no process', async () => {
+    const dir = tempDir()
+    const lock = await lockedBy(dir, {})
+    writeFileSync(lock, 'not a lock')
+    const journal = await Journal.open(dir, KEY)
+    journal.release()
+  })
+})
+
+describe('the journal directory', () => {
+  it('in the way of a file or a symbolic link: one line naming the path and the fix, exit 1', async () => {
+    const dir = tempDir()
+    const journals = path.join(dir, 'journals')
+    for (const [make, what] of [
+      [() => writeFileSync(journals, ''), 'a file'],
+      [() => symlinkSync(tempDir(), journals), 'a symbolic link'],
+    ] as const) {
+      make()
+      const error = await Journal.open(dir, KEY).then(
+        () => undefined,
+        (e: unknown) => e as CliError,
+      )
+      expect(error).toBeInstanceOf(CliError)
+      expect(error?.exitCode).toBe(ExitCode.failure)
+      expect(error?.message).toBe(
+        `${journals} is ${what}, where chamberctl keeps the journals of bulk runs; move or ` +
+          'remove it, then run the command again',
+      )
+      expect(error?.code).not.toBe('internal')
+      rmSync(journals, { recursive: true })
+    }
+  })
+
+  it(`forgets what no run has written for ${KEEP_DAYS} days, and keeps the rest`, async () => {
+    const dir = tempDir()
+    const file = await earlierRun(dir)
+    const journals = path.dirname(file)
+    const old = new Date(Date.now() - (KEEP_DAYS + 1) * 86_400_000)
+    const recent = new Date(Date.now() - (KEEP_DAYS - 1) * 86_400_000)
+    const left = (name: string, time: Date, directory = false) => {
+      const entry = path.join(journals, name)
+      if (directory) mkdirSync(entry)
+      else writeFileSync(entry, '{}\n')
+      utimesSync(entry, time, time)
+    }
+    left('0123.ndjson', old)
+    left('0123.lock', old)
+    left('0123.lock.4242.tmp', old)
+    left('0123.ndjson.lock', old, true)
+    left('4567.ndjson', recent)
+    utimesSync(file, old, old)
+    const journal = await Journal.open(dir, { ...KEY, content: 'another input' })
+    journal.release()
+    expect(readdirSync(journals).sort()).toEqual(['4567.ndjson'])
   })
 })

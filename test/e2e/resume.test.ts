@@ -1,7 +1,7 @@
 // Bulk runs that end early and are continued with --resume, with the built binary: killed with
 // SIGKILL at random moments, rows whose connection dropped, an unfinished journal that guards
 // against sending everything again, and --skip-existing.
-import { readdirSync, writeFileSync } from 'node:fs'
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { credentialsEnv, summaryLine, useSandbox, useTempDirs } from '../helpers/cli.js'
@@ -113,8 +113,11 @@ describe('--resume', () => {
     const sent = createdPosts(sandbox(), 'ch_0004').slice(before)
     expect(sent.filter((r) => r.status === 201)).toHaveLength(rows)
     expect(sent.filter((r) => r.status !== 201)).toEqual([])
-    // Done: the journal is gone, and a further --resume has nothing to do.
-    expect(journals(dir)).toEqual([])
+    // Done: the journal is kept, finished, so that the same input again is a re-run.
+    const [journal] = journals(dir)
+    expect(journals(dir)).toHaveLength(1)
+    const text = readFileSync(path.join(dir, 'journals', journal!), 'utf8')
+    expect(text.endsWith('{"end":"finished"}\n')).toBe(true)
   }, 120_000)
 
   it('rows whose connection dropped are unknown; --resume checks them by e-mail and sends the rest', async () => {
@@ -158,7 +161,7 @@ describe('--resume', () => {
       const nothing = await runCli([...args, '--resume'], { configDir: dir, env })
       expect(nothing.code, nothing.stderr).toBe(0)
       expect(nothing.stderr).toMatch(
-        /^Nothing to resume: no unfinished run of this input against chamber ch_0005 at \S+; sending only the rows not already on the server, as --skip-existing does\n/,
+        /^Nothing to resume: the earlier run of this input against chamber ch_0005 at \S+ finished; sending only the rows not already on the server, as --skip-existing does\n/,
       )
       expect(ndjson<Result>(nothing.stdout).map((r) => r.status)).toEqual(Array(12).fill('skipped'))
       expect(createdPosts(sandbox(), 'ch_0005')).toHaveLength(posts + 4)

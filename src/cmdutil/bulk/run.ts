@@ -169,7 +169,7 @@ export class BulkRun {
     try {
       await body(run)
     } catch (error) {
-      await run.abandon()
+      run.abandon()
       throw error
     }
     const failure = await run.end()
@@ -188,7 +188,7 @@ export class BulkRun {
       plan = planRun(journal.earlier, opts)
       journal.begin(plan.carried)
     } catch (error) {
-      await journal.release()
+      journal.release()
       throw error
     }
     const { io, globals } = ctx
@@ -339,8 +339,8 @@ export class BulkRun {
     }
   }
 
-  // Ends the run: the journal closed (removed when nothing is left), the summary, how to go on,
-  // and the exit code to throw, if any.
+  // Ends the run: the journal closed (kept, so that a re-run of the same input is recognised), the
+  // summary, how to go on, and the exit code to throw, if any.
   private async end(): Promise<CliError | undefined> {
     this.pace.stop()
     this.stopListening()
@@ -349,7 +349,7 @@ export class BulkRun {
     const { counts, opts } = this
     const unsettled = counts.failed + counts.unknown + counts.not_sent
     try {
-      await this.journal.close(unsettled === 0 ? 'done' : this.reason ? 'stopped' : 'finished')
+      this.journal.close(this.reason && unsettled > 0 ? 'stopped' : 'finished')
     } catch (error) {
       if (!this.reason) this.reason = 'journal'
       io.err.write(`error: ${(error as Error).message}\n`)
@@ -380,11 +380,15 @@ export class BulkRun {
   }
 
   // The body failed: what was recorded stays recorded, and the lock is let go.
-  private async abandon(): Promise<void> {
+  private abandon(): void {
     this.pace.stop()
     this.stopListening()
     this.progress?.stop()
-    await this.journal.close('stopped').catch(() => {})
+    try {
+      this.journal.close('stopped')
+    } catch {
+      // What was recorded stays recorded; the body's error is the one to tell.
+    }
   }
 }
 
@@ -437,15 +441,28 @@ function planRun(earlier: EarlierRun | undefined, opts: BulkRunOptions): Plan {
     }
   }
   if (earlier && entries.some((e) => MADE.has(e.status))) {
-    const made = entries.filter((e) => e.status === 'created' || e.status === 'skipped').length
-    const failed = entries.filter((e) => e.status === 'failed' || e.status === 'refused').length
-    const doubtful = entries.filter((e) => e.status === 'sending' || e.status === 'unknown').length
-    const counts = bulkSummary({ created: made, failed, unknown: doubtful })
+    const tally = (...statuses: string[]) =>
+      entries.filter((e) => statuses.includes(e.status)).length
+    const failed = tally('failed', 'refused')
+    const unknown = tally('sending', 'unknown')
+    const counts = bulkSummary({
+      created: tally('created'),
+      skipped: tally('skipped'),
+      failed,
+      unknown,
+    })
+    const skipExisting = `the ${things} not already on the server`
+    if (earlier.end === 'finished' && failed + unknown === 0) {
+      // Nothing to continue: both flags send only what is missing.
+      throw new UsageError(
+        `an earlier run of this input against ${target} finished (${counts}); run the same ` +
+          `command with --resume or --skip-existing to send only ${skipExisting}`,
+      )
+    }
     const how = earlier.end === 'finished' ? 'finished with failures' : 'ended early'
     throw new UsageError(
       `an earlier run of this input against ${target} ${how} (${counts}); run the same ` +
-        `command with --resume to continue it, or with --skip-existing to send only the ` +
-        `${things} not already on the server`,
+        `command with --resume to continue it, or with --skip-existing to send only ${skipExisting}`,
     )
   }
   return { skipping: false }

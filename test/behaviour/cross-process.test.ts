@@ -1,0 +1,237 @@
+// One run of one input at a time, across processes (contract §3 "Bulk runs"): the built bin, in
+// several processes sharing one config directory, against one sandbox. Processes started
+// together may interleave in any order; whatever the order, one run sends every record and every
+// other exits 2 before sending anything, refused either as a second run of an input another
+// process is running (naming that process) or as a re-run of the run that finished. A run held
+// mid-way by a gate in front of the sandbox shows the refusal comes at once, and a run killed
+// with kill -9 blocks nothing. Every case counts the records and the creates on the server.
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { NOW, credentialsEnv, openSandbox, useSandbox, useTempDirs } from '../helpers/cli.js'
+import type { SandboxFixture } from '../helpers/cli.js'
+import { isCreate, startGate } from '../helpers/gate.js'
+import { ndjson } from '../helpers/output.js'
+import { runCli, startCli } from '../helpers/run-cli.js'
+import type { CliResult } from '../helpers/run-cli.js'
+import { SandboxReader } from '../helpers/session.js'
+
+const sandbox = useSandbox({ now: () => NOW })
+const tempDir = useTempDirs('chamberctl-cross-')
+
+type Ended = CliResult & { pid: number }
+
+// `n` processes of the same command, started in the same moment.
+function together(n: number, args: string[], configDir: string, env: NodeJS.ProcessEnv) {
+  const runs = Array.from({ length: n }, () =>
+    startCli(args, { configDir, env, timeoutMs: 60_000 }),
+  )
+  return Promise.all(runs.map(async (run) => ({ ...(await run.exited), pid: run.child.pid! })))
+}
+
+const running = (pid: number | string, target: string) =>
+  `error: another chamberctl (process ${pid}) is running this same input against ${target}; ` +
+  'wait for it to end\n'
+const finished = (target: string, counts: string, noun: string) =>
+  `error: an earlier run of this input against ${target} finished (${counts}); run the same ` +
+  `command with --resume or --skip-existing to send only the ${noun}s not already on the server\n`
+
+// The one invariant of runs started together, whatever their order.
+function oneRunSent(ended: Ended[], refusedAsRerun: string) {
+  const all = ended.map((e) => `${e.pid}: exit ${e.code}: ${e.stderr}`).join('\n')
+  const senders = ended.filter((e) => e.code === 0)
+  expect(senders, all).toHaveLength(1)
+  for (const other of ended.filter((e) => e !== senders[0])) {
+    expect(other.code, all).toBe(2)
+    expect(other.stdout).toBe('')
+    const holder = /^error: another chamberctl \(process (\d+)\)/.exec(other.stderr)?.[1]
+    if (holder === undefined) expect(other.stderr).toBe(refusedAsRerun)
+    else {
+      // The process that held the input then: the sender, or another refused one reading its
+      // finished journal.
+      expect(ended.map((e) => e.pid).filter((pid) => pid !== other.pid)).toContain(Number(holder))
+      expect(other.stderr).toBe(running(holder, /against (.*); wait/.exec(other.stderr)![1]!))
+    }
+  }
+  return senders[0]!
+}
+
+const creates = (fixture: SandboxFixture, route: RegExp) =>
+  fixture.requests.filter((r) => r.method === 'POST' && route.test(r.path))
+
+const membersOf = (chamber: string) => new RegExp(`^/v2/chambers/${chamber}/members$`)
+
+function chambersFixture(dir: string, tag: string, count: number): string {
+  const file = path.join(dir, 'twin.json')
+  const chambers = Array.from({ length: count }, (_, i) => ({
+    key: `c${i}`,
+    name: `Twin ${tag} ${i}`,
+    type: 'hq',
+    address: { city: 'Kiel' },
+  }))
+  writeFileSync(file, JSON.stringify({ chambers }))
+  return file
+}
+
+function membersFile(dir: string, tag: string, count: number): string {
+  const file = path.join(dir, 'c300.ndjson')
+  const rows = Array.from({ length: count }, (_, i) =>
+    JSON.stringify({ name: `Member ${i}`, email: `${tag}${i}@cross.test`, membership_type: 'x' }),
+  )
+  writeFileSync(file, `${rows.join('\n')}\n`)
+  return file
+}
+
+describe.each([2, 4])('%i processes started together', (n) => {
+  it('seed of 60 chambers: each created once, by one of them', async () => {
+    const dir = tempDir()
+    const tag = `seed${n}`
+    const file = chambersFixture(dir, tag, 60)
+    const fixture = sandbox()
+    const before = creates(fixture, /^\/v2\/chambers$/).length
+    const ended = await together(n, ['seed', file], dir, credentialsEnv(fixture))
+    oneRunSent(ended, finished(fixture.v2, '60 created', 'record'))
+    const named = (await new SandboxReader(fixture.sandbox).chambers()).filter((c) =>
+      String(c.name).startsWith(`Twin ${tag} `),
+    )
+    expect(named).toHaveLength(60)
+    expect(creates(fixture, /^\/v2\/chambers$/).length - before).toBe(60)
+  })
+
+  it('members add --from-file of 300 rows: each sent once, by one of them', async () => {
+    const dir = tempDir()
+    const tag = `rows${n}-`
+    const file = membersFile(dir, tag, 300)
+    const fixture = sandbox()
+    const chamber = await new SandboxReader(fixture.sandbox).emptyChamber(`Cross ${n}`)
+    const args = ['members', 'add', chamber, '--from-file', file, '--concurrency', '8']
+    const ended = await together(n, args, dir, credentialsEnv(fixture))
+    const target = `chamber ${chamber} at ${fixture.v2}`
+    const sender = oneRunSent(ended, finished(target, '300 created', 'row'))
+    expect(statuses(sender)).toEqual(Array(300).fill('created'))
+    const members = await new SandboxReader(fixture.sandbox).members(chamber)
+    expect(new Set(members.map((m) => m.email)).size).toBe(300)
+    expect(members).toHaveLength(300)
+    // Not one row was sent twice (the server would have refused it as a duplicate e-mail).
+    expect(creates(fixture, membersOf(chamber))).toHaveLength(300)
+  })
+})
+
+describe('export → seed from 2 processes at once into an empty directory', () => {
+  it('creates each record once: the copy exports byte for byte as the original', async () => {
+    const dir = tempDir()
+    const original = sandbox()
+    const exported = await runCli(['export', '--members'], {
+      configDir: dir,
+      env: credentialsEnv(original),
+    })
+    expect(exported.code, exported.stderr).toBe(0)
+    const file = path.join(dir, 'directory.yaml')
+    writeFileSync(file, exported.stdout)
+    const copy = await openSandbox({ now: () => NOW, empty: true })
+    try {
+      const ended = await together(2, ['seed', file], dir, credentialsEnv(copy))
+      const records = creates(copy, /^\/v2\/chambers(\/[^/]+\/members)?$/).length
+      oneRunSent(ended, finished(copy.v2, `${records.toLocaleString('en-US')} created`, 'record'))
+      const again = await runCli(['export', '--members'], {
+        configDir: dir,
+        env: credentialsEnv(copy),
+      })
+      expect(again.stdout).toBe(exported.stdout)
+    } finally {
+      await copy.close()
+    }
+  })
+})
+
+// A members add of 20 rows through a gate, held with its first two creates at the gate; `holds`
+// picks the requests the gate holds (every create by default).
+async function heldRun(
+  dir: string,
+  name: string,
+  holds?: (method: string, url: string) => boolean,
+) {
+  const fixture = sandbox()
+  const chamber = await new SandboxReader(fixture.sandbox).emptyChamber(name)
+  const gate = await startGate(fixture.sandbox, holds)
+  const env = credentialsEnv(fixture, gate.baseUrl('v2'))
+  const file = membersFile(dir, name.toLowerCase(), 20)
+  const args = ['members', 'add', chamber, '--from-file', file, '--concurrency', '2']
+  const first = startCli(args, { configDir: dir, env, timeoutMs: 60_000 })
+  await gate.whenHeld(2)
+  const again = (...extra: string[]) => runCli([...args, ...extra], { configDir: dir, env })
+  const created = () => creates(fixture, membersOf(chamber))
+  return {
+    gate,
+    first,
+    target: `chamber ${chamber} at ${gate.baseUrl('v2')}`,
+    again,
+    created,
+    // --resume ends the input: every row `status`, each on the server once, sent once.
+    async resumes(status: string) {
+      const resumed = await again('--resume')
+      expect(resumed.code, resumed.stderr).toBe(0)
+      expect(statuses(resumed)).toEqual(Array(20).fill(status))
+      expect(created()).toHaveLength(20)
+      expect(await new SandboxReader(fixture.sandbox).members(chamber)).toHaveLength(20)
+    },
+  }
+}
+
+const statuses = (result: CliResult) =>
+  ndjson<{ status: string }>(result.stdout).map((r) => r.status)
+
+describe('a run held mid-way', () => {
+  it('refuses a second run at once, naming its process; once it finished, a re-run is refused and --resume sends nothing', async () => {
+    const run = await heldRun(tempDir(), 'Held')
+    try {
+      // The first run's creates are held at the gate until the second has ended: had the
+      // second waited for the first, it would never end.
+      const second = await run.again()
+      expect(second.stderr).toBe(running(run.first.child.pid!, run.target))
+      expect(second.code).toBe(2)
+      expect(second.stdout).toBe('')
+      expect(run.gate.held()).toHaveLength(2)
+      expect(run.created()).toEqual([])
+
+      run.gate.open()
+      const ended = await run.first.exited
+      expect(ended.code, ended.stderr).toBe(0)
+
+      const rerun = await run.again()
+      expect(rerun.code).toBe(2)
+      expect(rerun.stderr).toBe(finished(run.target, '20 created', 'row'))
+      await run.resumes('skipped')
+    } finally {
+      await run.gate.close()
+    }
+  })
+})
+
+describe('a run killed with kill -9', () => {
+  it('blocks nothing: the next run is told the earlier one ended early, and --resume creates every row once', async () => {
+    let holding = true
+    const run = await heldRun(
+      tempDir(),
+      'Killed',
+      (method, url) => holding && isCreate(method, url),
+    )
+    try {
+      run.first.child.kill('SIGKILL')
+      expect((await run.first.exited).signal).toBe('SIGKILL')
+      // Its two held creates never reach the server.
+      holding = false
+
+      const plain = await run.again()
+      expect(plain.code).toBe(2)
+      expect(plain.stderr).toBe(
+        `error: an earlier run of this input against ${run.target} ended early (2 unknown); ` +
+          'run the same command with --resume to continue it, or with --skip-existing to send ' +
+          'only the rows not already on the server\n',
+      )
+      await run.resumes('created')
+    } finally {
+      await run.gate.close()
+    }
+  })
+})
