@@ -1,6 +1,6 @@
 // The built binary: `seed` of a YAML fixture and `api --paginate` against a sandbox in this
 // process, with the exit codes a script sees.
-import { writeFileSync } from 'node:fs'
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
@@ -103,6 +103,30 @@ describe('seed (built)', () => {
       status: 'failed',
       error: { code: 'dependency', message: 'not sent: the hq failed' },
     })
+  })
+})
+
+describe('seed --report (built)', () => {
+  it('is never the fixture, even when the fixture comes on stdin (< fixture.yaml)', async () => {
+    const file = path.join(tempDir(), 'fixture.yaml')
+    writeFileSync(file, fixture('e2estdin'))
+    sandbox().reset()
+    const stdin = openSync(file, 'r')
+    try {
+      const { code, stderr } = await runCli(['seed', '-', '--report', file], {
+        ...options(),
+        stdin,
+      })
+      expect(stderr).toBe(
+        `error: --report ${file}: is the fixture being seeded (stdin); name another file; nothing ` +
+          'was sent\n',
+      )
+      expect(code).toBe(2)
+    } finally {
+      closeSync(stdin)
+    }
+    expect(readFileSync(file, 'utf8')).toBe(fixture('e2estdin'))
+    expect(sandbox().requests).toEqual([])
   })
 })
 

@@ -23,8 +23,8 @@ export type CliOptions = {
   configDir: string
   env?: NodeJS.ProcessEnv
   // 'ignore': /dev/null; 'closed': a pipe closed at once; 'open': a pipe never written or closed;
-  // a string: written to a pipe that is then closed.
-  stdin?: 'ignore' | 'closed' | 'open' | { text: string }
+  // a string: written to a pipe that is then closed; a number: that open file.
+  stdin?: 'ignore' | 'closed' | 'open' | { text: string } | number
   // A run that takes longer is killed and fails the test rather than hanging the suite.
   timeoutMs?: number
   // An open file (/dev/full, say) as stdout instead of a pipe.
@@ -61,7 +61,11 @@ export function spawnCli(args: string[], options: CliOptions): ChildProcess {
   const child = spawn(command, argv, {
     cwd: ROOT,
     env: cliEnv(options.configDir, options.env),
-    stdio: [stdin === 'ignore' ? 'ignore' : 'pipe', options.stdout ?? 'pipe', 'pipe'],
+    stdio: [
+      typeof stdin === 'number' ? stdin : stdin === 'ignore' ? 'ignore' : 'pipe',
+      options.stdout ?? 'pipe',
+      'pipe',
+    ],
   })
   if (typeof stdin === 'object') child.stdin?.end(stdin.text)
   else if (stdin === 'closed') child.stdin?.end()

@@ -2,7 +2,6 @@
 // before its subsidiaries, a chamber before its members), independent records in parallel up to
 // --concurrency, through the bulk runner (src/cmdutil/bulk), which keeps the journal and decides
 // what an earlier run's records mean. A failed chamber fails its dependants and nothing else.
-import { writeFile } from 'node:fs/promises'
 import { checkFields, columnsOf } from '../../api/resources/index.js'
 import { seedFailures, seedPlan, seedResults } from '../../api/resources/results.js'
 import type { Client } from '../../api/client.js'
@@ -14,12 +13,13 @@ import { BulkRun, NOT_SENT, serverOf } from '../../cmdutil/bulk/run.js'
 import type { Outcome } from '../../cmdutil/bulk/run.js'
 import { MemberIndex, folded, requireChamber } from '../../cmdutil/bulk/lookups.js'
 import type { Context } from '../../cmdutil/context.js'
-import { CliError, UsageError } from '../../errors.js'
+import { UsageError } from '../../errors.js'
 import { writeJson, writeList } from '../../io/output.js'
 import { escapeForTerminal } from '../../io/terminal-text.js'
 import { count, reasonText } from '../../io/bulk-output.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
 import { readFixture } from './fixture.js'
+import { checkReport, saveReport } from './report.js'
 import type { Fixture, FixtureChamber } from './fixture.js'
 
 export type Options = {
@@ -51,6 +51,7 @@ export async function seed(opts: Options, ctx: Context): Promise<void> {
   if (opts.offline && opts.skipExisting) {
     throw new UsageError('--offline cannot tell what exists: drop --skip-existing or --offline')
   }
+  if (opts.report !== undefined) checkReport(opts.report, opts.file, ctx.io.in)
   const fixture = await readFixture(opts.file, ctx.io.in)
   if (opts.offline) {
     const members = fixture.chambers.reduce((n, chamber) => n + chamber.members.length, 0)
@@ -293,15 +294,6 @@ async function printReport(
     },
     jq: globals.jq,
   })
-}
-
-async function saveReport(path: string, report: Report): Promise<void> {
-  const { chambers, members, summary } = report
-  try {
-    await writeFile(path, `${JSON.stringify({ chambers, members, summary }, null, 2)}\n`)
-  } catch (error) {
-    throw new CliError(`cannot write the report to ${path}: ${(error as Error).message}`)
-  }
 }
 
 // One result per record of the fixture, in file order: each chamber, then its members.

@@ -2,7 +2,7 @@
 // with --skip-existing, the whole file checked before anything is sent, --dry-run, failures that
 // stay with their dependants, --concurrency and Ctrl-C. Fixtures are written to temp dirs; what
 // was created is read back from the sandbox over HTTP.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
@@ -848,25 +848,75 @@ describe('seed: a failed chamber fails its dependants and nothing else', () => {
 })
 
 describe('seed --report', () => {
-  it('still prints every result when the report file cannot be written (exit 1)', async () => {
-    const tag = nextTag()
-    const unwritable = path.join(tempDir(), 'no-such-dir', 'report.json')
-    const { code, stdout, stderr } = await run([
-      'seed',
-      write('f.yaml', potsdamFirst(tag)),
-      '--json',
-      '--report',
-      unwritable,
-    ])
-    expect(code).toBe(1)
-    const report = parseReport(stdout)
-    expect(report.summary).toEqual({ created: 5, skipped: 0, failed: 0, unknown: 0, not_sent: 0 })
-    expect(await emailsIn(report.chambers.potsdam!.id!)).toEqual([`carl@${tag}.example.com`])
-    expect(lines(stderr)).toEqual([
-      expect.stringMatching(summaryLine('5 created')),
-      expect.stringMatching(/^error: cannot write the report to .*no-such-dir/),
-      expect.stringMatching(/^\{"error":\{"status":null,"code":"failure"/),
-    ])
+  // Checked first, a report can still fail to be written at the end (a full disk).
+  it.runIf(existsSync('/dev/full'))(
+    'still prints every result when the report file cannot be written (exit 1)',
+    async () => {
+      const tag = nextTag()
+      const unwritable = '/dev/full'
+      const { code, stdout, stderr } = await run([
+        'seed',
+        write('f.yaml', potsdamFirst(tag)),
+        '--json',
+        '--report',
+        unwritable,
+      ])
+      expect(code).toBe(1)
+      const report = parseReport(stdout)
+      expect(report.summary).toEqual({ created: 5, skipped: 0, failed: 0, unknown: 0, not_sent: 0 })
+      expect(await emailsIn(report.chambers.potsdam!.id!)).toEqual([`carl@${tag}.example.com`])
+      expect(lines(stderr)).toEqual([
+        expect.stringMatching(summaryLine('5 created')),
+        expect.stringMatching(/^error: cannot write the report to \/dev\/full: /),
+        expect.stringMatching(/^\{"error":\{"status":null,"code":"failure"/),
+      ])
+    },
+  )
+
+  const refused = async (fixture: string, report: string, why: string) => {
+    const text = readFileSync(fixture, 'utf8')
+    sandbox().reset()
+    const { code, stdout, stderr } = await run(['seed', fixture, '--report', report])
+    expect(stderr).toBe(`error: --report ${report}: ${why}; nothing was sent\n`)
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(sandbox().requests).toEqual([])
+    expect(readFileSync(fixture, 'utf8')).toBe(text)
+  }
+
+  it('is never the fixture, by any name: the same path, a symbolic link, a hard link', async () => {
+    const fixture = write('fx.yaml', potsdamFirst(nextTag()))
+    const dir = path.dirname(fixture)
+    const soft = path.join(dir, 'soft.json')
+    const hard = path.join(dir, 'hard.json')
+    symlinkSync(fixture, soft)
+    linkSync(fixture, hard)
+    for (const report of [fixture, path.join(dir, '.', 'fx.yaml'), soft, hard]) {
+      await refused(fixture, report, `is the fixture being seeded (${fixture}); name another file`)
+    }
+  })
+
+  it('is a file that can be written: not a directory, not in one that does not exist', async () => {
+    const fixture = write('fx.yaml', potsdamFirst(nextTag()))
+    const dir = path.dirname(fixture)
+    await refused(fixture, dir, 'is a directory; name a file to write the report to')
+    const missing = path.join(dir, 'missing')
+    await refused(
+      fixture,
+      path.join(missing, 'report.json'),
+      `the directory ${missing} does not exist`,
+    )
+  })
+
+  it.skipIf(process.getuid?.() === 0)('is in a directory the user may write to', async () => {
+    const fixture = write('fx.yaml', potsdamFirst(nextTag()))
+    const locked = path.join(path.dirname(fixture), 'locked')
+    mkdirSync(locked, { mode: 0o500 })
+    await refused(
+      fixture,
+      path.join(locked, 'report.json'),
+      'cannot be written: permission denied (EACCES)',
+    )
   })
 })
 
