@@ -65,9 +65,9 @@ export class RunLock {
       ...startOf(process.pid),
       token: randomUUID(),
     }
-    const draft = `${file}.${process.pid}.tmp`
-    // Left by a process of the same id that died: never written through.
-    rmSync(draft, { force: true })
+    // A name of its own, created afresh (never written through a link): two takers in one
+    // process never share it.
+    const draft = `${file}.${me.token}.tmp`
     writeFileSync(draft, JSON.stringify(me), { mode: 0o600, flag: 'wx' })
     try {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -90,20 +90,22 @@ export class RunLock {
     throw new CliError(`cannot take over the lock ${file}: other processes keep taking it`)
   }
 
-  // Lets the lock go, if it is still this process's.
+  // Lets the lock go, if it is still this process's. One that cannot be removed now is left: it
+  // holds nothing once this process is gone.
   release(): void {
     clearInterval(this.timer)
-    if (this.lost === undefined && readOwner(this.file)?.token === this.token) {
-      rmSync(this.file, { force: true })
+    try {
+      if (this.lost === undefined && this.owned()) rmSync(this.file, { force: true })
+    } catch {
+      // Left for the next run to take over.
     }
   }
 
   private refresh(): void {
     if (this.lost) return
-    if (readOwner(this.file)?.token !== this.token) {
+    if (!this.owned()) {
       this.lost = new CliError(
-        `another chamberctl took over the lock ${this.file} while this run stalled; stopped ` +
-          'sending, so that the two runs do not send the same records',
+        `another chamberctl took over the lock ${this.file} while this run was stalled`,
       )
       clearInterval(this.timer)
       return
@@ -113,6 +115,15 @@ export class RunLock {
       utimesSync(this.file, now, now)
     } catch {
       // The next refresh tries again; only a lock left untouched for a minute can be taken.
+    }
+  }
+
+  // Whether the lock file still names this lock; true when it cannot be read this moment.
+  private owned(): boolean {
+    try {
+      return readOwner(this.file)?.token === this.token
+    } catch {
+      return true
     }
   }
 }

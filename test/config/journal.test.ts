@@ -13,7 +13,7 @@ import {
 } from 'node:fs'
 import { hostname } from 'node:os'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { Journal, JournalWriteError, KEEP_DAYS } from '../../src/config/journal.js'
 import { CliError, ExitCode } from '../../src/errors.js'
 import { useTempDirs } from './helpers.js'
@@ -248,6 +248,19 @@ describe('one run of one input at a time', () => {
     expect(existsSync(lock)).toBe(false)
   })
 
+  it('lets exactly one of several takers have a lock left behind', async () => {
+    const dir = tempDir()
+    const gone = spawnSync(process.execPath, ['-e', '']).pid
+    await lockedBy(dir, { pid: gone, host: hostname() })
+    const opened = await Promise.allSettled(Array.from({ length: 4 }, () => Journal.open(dir, KEY)))
+    const won = opened.filter((o) => o.status === 'fulfilled')
+    expect(won).toHaveLength(1)
+    for (const lost of opened.filter((o) => o.status === 'rejected')) {
+      expect((lost.reason as Error).message).toBe(refusal(`process ${process.pid}`))
+    }
+    won[0]!.value.release()
+  })
+
   it.runIf(process.platform === 'linux')(
     'takes over a lock whose process id now belongs to a process started at another moment',
     async () => {
@@ -267,6 +280,28 @@ describe('one run of one input at a time', () => {
     utimesSync(lock, past, past)
     const journal = await Journal.open(dir, KEY)
     journal.release()
+  })
+
+  it('stops the journal of a run whose lock another host took over while it was stalled', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    try {
+      const dir = tempDir()
+      const journal = await Journal.open(dir, KEY)
+      journal.begin()
+      journal.sending('1')
+      writeFileSync(lockOf(journal), JSON.stringify({ pid: 1, host: 'elsewhere.test', token: 't' }))
+      vi.advanceTimersByTime(10_000)
+      expect(() => journal.sending('2')).toThrow(
+        `cannot write the journal ${journal.path}: another chamberctl took over the lock ` +
+          `${lockOf(journal)} while this run was stalled; stopped sending, since nothing is ` +
+          'sent without its mark in the journal',
+      )
+      journal.close('stopped')
+      // The lock is the other host's now: closing left it alone.
+      expect(JSON.parse(readFileSync(lockOf(journal), 'utf8'))).toMatchObject({ token: 't' })
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('takes over a lock file that names no process', async () => {
