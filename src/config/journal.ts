@@ -247,7 +247,7 @@ function journalsDir(configDir: string): string {
     found = lstatSync(dir)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    if (code !== 'EEXIST' && code !== 'ENOTDIR') {
+    if (code !== 'EEXIST') {
       throw new CliError(`cannot create the journal directory ${dir}: ${describeFsError(error)}`)
     }
     found = lstatSync(dir)
