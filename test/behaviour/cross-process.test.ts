@@ -21,6 +21,9 @@ const tempDir = useTempDirs('chamberctl-cross-')
 
 type Ended = CliResult & { pid: number }
 
+// Several processes of the built bin each: time enough on a busy machine.
+const SLOW = 60_000
+
 // `n` processes of the same command, started in the same moment.
 function together(n: number, args: string[], configDir: string, env: NodeJS.ProcessEnv) {
   const runs = Array.from({ length: n }, () =>
@@ -87,66 +90,78 @@ function membersFile(dir: string, tag: string, count: number): string {
 }
 
 describe.each([2, 4])('%i processes started together', (n) => {
-  it('seed of 60 chambers: each created once, by one of them', async () => {
-    const dir = tempDir()
-    const tag = `seed${n}`
-    const file = chambersFixture(dir, tag, 60)
-    const fixture = sandbox()
-    const before = creates(fixture, /^\/v2\/chambers$/).length
-    const ended = await together(n, ['seed', file], dir, credentialsEnv(fixture))
-    oneRunSent(ended, fixture.v2, finished(fixture.v2, '60 created', 'record'))
-    const named = (await new SandboxReader(fixture.sandbox).chambers()).filter((c) =>
-      String(c.name).startsWith(`Twin ${tag} `),
-    )
-    expect(named).toHaveLength(60)
-    expect(creates(fixture, /^\/v2\/chambers$/).length - before).toBe(60)
-  })
+  it(
+    'seed of 60 chambers: each created once, by one of them',
+    async () => {
+      const dir = tempDir()
+      const tag = `seed${n}`
+      const file = chambersFixture(dir, tag, 60)
+      const fixture = sandbox()
+      const before = creates(fixture, /^\/v2\/chambers$/).length
+      const ended = await together(n, ['seed', file], dir, credentialsEnv(fixture))
+      oneRunSent(ended, fixture.v2, finished(fixture.v2, '60 created', 'record'))
+      const named = (await new SandboxReader(fixture.sandbox).chambers()).filter((c) =>
+        String(c.name).startsWith(`Twin ${tag} `),
+      )
+      expect(named).toHaveLength(60)
+      expect(creates(fixture, /^\/v2\/chambers$/).length - before).toBe(60)
+    },
+    SLOW,
+  )
 
-  it('members add --from-file of 300 rows: each sent once, by one of them', async () => {
-    const dir = tempDir()
-    const tag = `rows${n}-`
-    const file = membersFile(dir, tag, 300)
-    const fixture = sandbox()
-    const chamber = await new SandboxReader(fixture.sandbox).emptyChamber(`Cross ${n}`)
-    const args = ['members', 'add', chamber, '--from-file', file, '--concurrency', '8']
-    const ended = await together(n, args, dir, credentialsEnv(fixture))
-    const target = `chamber ${chamber} at ${fixture.v2}`
-    const sender = oneRunSent(ended, target, finished(target, '300 created', 'row'))
-    expect(statuses(sender)).toEqual(Array(300).fill('created'))
-    const members = await new SandboxReader(fixture.sandbox).members(chamber)
-    expect(new Set(members.map((m) => m.email)).size).toBe(300)
-    expect(members).toHaveLength(300)
-    // Not one row was sent twice (the server would have refused it as a duplicate e-mail).
-    expect(creates(fixture, membersOf(chamber))).toHaveLength(300)
-  })
+  it(
+    'members add --from-file of 300 rows: each sent once, by one of them',
+    async () => {
+      const dir = tempDir()
+      const tag = `rows${n}-`
+      const file = membersFile(dir, tag, 300)
+      const fixture = sandbox()
+      const chamber = await new SandboxReader(fixture.sandbox).emptyChamber(`Cross ${n}`)
+      const args = ['members', 'add', chamber, '--from-file', file, '--concurrency', '8']
+      const ended = await together(n, args, dir, credentialsEnv(fixture))
+      const target = `chamber ${chamber} at ${fixture.v2}`
+      const sender = oneRunSent(ended, target, finished(target, '300 created', 'row'))
+      expect(statuses(sender)).toEqual(Array(300).fill('created'))
+      const members = await new SandboxReader(fixture.sandbox).members(chamber)
+      expect(new Set(members.map((m) => m.email)).size).toBe(300)
+      expect(members).toHaveLength(300)
+      // Not one row was sent twice (the server would have refused it as a duplicate e-mail).
+      expect(creates(fixture, membersOf(chamber))).toHaveLength(300)
+    },
+    SLOW,
+  )
 })
 
 describe('export → seed from 2 processes at once into an empty directory', () => {
-  it('creates each record once: the copy exports byte for byte as the original', async () => {
-    const dir = tempDir()
-    const original = sandbox()
-    const exported = await runCli(['export', '--members'], {
-      configDir: dir,
-      env: credentialsEnv(original),
-    })
-    expect(exported.code, exported.stderr).toBe(0)
-    const file = path.join(dir, 'directory.yaml')
-    writeFileSync(file, exported.stdout)
-    const copy = await openSandbox({ now: () => NOW, empty: true })
-    try {
-      const ended = await together(2, ['seed', file], dir, credentialsEnv(copy))
-      const records = creates(copy, /^\/v2\/chambers(\/[^/]+\/members)?$/).length
-      const counts = `${records.toLocaleString('en-US')} created`
-      oneRunSent(ended, copy.v2, finished(copy.v2, counts, 'record'))
-      const again = await runCli(['export', '--members'], {
+  it(
+    'creates each record once: the copy exports byte for byte as the original',
+    async () => {
+      const dir = tempDir()
+      const original = sandbox()
+      const exported = await runCli(['export', '--members'], {
         configDir: dir,
-        env: credentialsEnv(copy),
+        env: credentialsEnv(original),
       })
-      expect(again.stdout).toBe(exported.stdout)
-    } finally {
-      await copy.close()
-    }
-  })
+      expect(exported.code, exported.stderr).toBe(0)
+      const file = path.join(dir, 'directory.yaml')
+      writeFileSync(file, exported.stdout)
+      const copy = await openSandbox({ now: () => NOW, empty: true })
+      try {
+        const ended = await together(2, ['seed', file], dir, credentialsEnv(copy))
+        const records = creates(copy, /^\/v2\/chambers(\/[^/]+\/members)?$/).length
+        const counts = `${records.toLocaleString('en-US')} created`
+        oneRunSent(ended, copy.v2, finished(copy.v2, counts, 'record'))
+        const again = await runCli(['export', '--members'], {
+          configDir: dir,
+          env: credentialsEnv(copy),
+        })
+        expect(again.stdout).toBe(exported.stdout)
+      } finally {
+        await copy.close()
+      }
+    },
+    SLOW,
+  )
 })
 
 // A members add of 20 rows through a gate, held with its first two creates at the gate; `holds`
@@ -188,62 +203,70 @@ const statuses = (result: CliResult) =>
   ndjson<{ status: string }>(result.stdout).map((r) => r.status)
 
 describe('a run held mid-way', () => {
-  it('refuses a second run at once, naming its process; once it finished, a re-run is refused and --resume sends nothing', async () => {
-    const run = await heldRun(tempDir(), 'Held')
-    try {
-      // The first run's creates are held at the gate until the second has ended: had the
-      // second waited for the first, it would never end.
-      const second = await run.again()
-      expect(second.stderr).toBe(running(run.first.child.pid!, run.target))
-      expect(second.code).toBe(2)
-      expect(second.stdout).toBe('')
-      expect(run.gate.held()).toHaveLength(2)
-      expect(run.created()).toEqual([])
+  it(
+    'refuses a second run at once, naming its process; once it finished, a re-run is refused and --resume sends nothing',
+    async () => {
+      const run = await heldRun(tempDir(), 'Held')
+      try {
+        // The first run's creates are held at the gate until the second has ended: had the
+        // second waited for the first, it would never end.
+        const second = await run.again()
+        expect(second.stderr).toBe(running(run.first.child.pid!, run.target))
+        expect(second.code).toBe(2)
+        expect(second.stdout).toBe('')
+        expect(run.gate.held()).toHaveLength(2)
+        expect(run.created()).toEqual([])
 
-      run.gate.open()
-      const ended = await run.first.exited
-      expect(ended.code, ended.stderr).toBe(0)
+        run.gate.open()
+        const ended = await run.first.exited
+        expect(ended.code, ended.stderr).toBe(0)
 
-      const rerun = await run.again()
-      expect(rerun.code).toBe(2)
-      expect(rerun.stderr).toBe(finished(run.target, '20 created', 'row'))
-      await run.resumes('skipped')
-    } finally {
-      await run.gate.close()
-    }
-  })
+        const rerun = await run.again()
+        expect(rerun.code).toBe(2)
+        expect(rerun.stderr).toBe(finished(run.target, '20 created', 'row'))
+        await run.resumes('skipped')
+      } finally {
+        await run.gate.close()
+      }
+    },
+    SLOW,
+  )
 })
 
 describe('a run killed with kill -9', () => {
-  it('blocks nothing: 4 runs started together after it are each told it ended early, or refused as the run of another, and --resume creates every row once', async () => {
-    let holding = true
-    const run = await heldRun(
-      tempDir(),
-      'Killed',
-      (method, url) => holding && isCreate(method, url),
-    )
-    try {
-      run.first.child.kill('SIGKILL')
-      expect((await run.first.exited).signal).toBe('SIGKILL')
-      // Its two held creates never reach the server.
-      holding = false
+  it(
+    'blocks nothing: 4 runs started together after it are each told it ended early, or refused as the run of another, and --resume creates every row once',
+    async () => {
+      let holding = true
+      const run = await heldRun(
+        tempDir(),
+        'Killed',
+        (method, url) => holding && isCreate(method, url),
+      )
+      try {
+        run.first.child.kill('SIGKILL')
+        expect((await run.first.exited).signal).toBe('SIGKILL')
+        // Its two held creates never reach the server.
+        holding = false
 
-      // Its lock is left behind: the four take it over at once, one at a time.
-      const ended = await run.together(4)
-      const told = ended.filter((plain) => !refusedByAnother(plain, ended, run.target))
-      expect(told.length).toBeGreaterThan(0)
-      for (const plain of told) {
-        expect(plain.stderr).toBe(
-          `error: an earlier run of this input against ${run.target} ended early (2 unknown); ` +
-            'run the same command with --resume to continue it, or with --skip-existing to ' +
-            'send only the rows not already on the server\n',
-        )
+        // Its lock is left behind: the four take it over at once, one at a time.
+        const ended = await run.together(4)
+        const told = ended.filter((plain) => !refusedByAnother(plain, ended, run.target))
+        expect(told.length).toBeGreaterThan(0)
+        for (const plain of told) {
+          expect(plain.stderr).toBe(
+            `error: an earlier run of this input against ${run.target} ended early (2 unknown); ` +
+              'run the same command with --resume to continue it, or with --skip-existing to ' +
+              'send only the rows not already on the server\n',
+          )
+        }
+        expect(ended.map((plain) => plain.code)).toEqual([2, 2, 2, 2])
+        expect(run.created()).toEqual([])
+        await run.resumes('created')
+      } finally {
+        await run.gate.close()
       }
-      expect(ended.map((plain) => plain.code)).toEqual([2, 2, 2, 2])
-      expect(run.created()).toEqual([])
-      await run.resumes('created')
-    } finally {
-      await run.gate.close()
-    }
-  })
+    },
+    SLOW,
+  )
 })
