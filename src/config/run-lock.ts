@@ -68,8 +68,8 @@ export class RunLock {
     // A name of its own, created afresh (never written through a link): two takers in one
     // process never share it.
     const draft = `${file}.${me.token}.tmp`
-    writeFileSync(draft, JSON.stringify(me), { mode: 0o600, flag: 'wx' })
     try {
+      writeFileSync(draft, JSON.stringify(me), { mode: 0o600, flag: 'wx' })
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         try {
           linkSync(draft, file)
