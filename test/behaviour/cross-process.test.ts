@@ -1,5 +1,6 @@
 // One run of one input at a time, across processes (contract §3 "Bulk runs"): the built bin, in
-// several processes sharing one config directory, against one sandbox. Processes started
+// several processes sharing one config directory, against one sandbox (one in this process, or
+// the embedded one the processes share through the config directory). Processes started
 // together may interleave in any order; whatever the order, one run sends every record and every
 // other exits 2 before sending anything, refused either as a second run of an input another
 // process is running (naming that process) or as a re-run of the run that finished. A run held
@@ -127,6 +128,25 @@ describe.each([2, 4])('%i processes started together', (n) => {
       expect(members).toHaveLength(300)
       // Not one row was sent twice (the server would have refused it as a duplicate e-mail).
       expect(creates(fixture, membersOf(chamber))).toHaveLength(300)
+    },
+    SLOW,
+  )
+})
+
+describe('the embedded sandbox (--sandbox), shared by 2 processes started together', () => {
+  it(
+    'gets each chamber of a seed once',
+    async () => {
+      const dir = tempDir()
+      const file = chambersFixture(dir, 'embedded', 20)
+      const ended = await together(2, ['seed', file, '--sandbox'], dir, {})
+      const target = 'the embedded sandbox (v2)'
+      oneRunSent(ended, target, finished(target, '20 created', 'record'))
+      const listed = await runCli(['chambers', 'list', '--all', '--json', '--sandbox'], {
+        configDir: dir,
+      })
+      const chambers = JSON.parse(listed.stdout) as { name: string }[]
+      expect(chambers.filter((c) => c.name.startsWith('Twin embedded '))).toHaveLength(20)
     },
     SLOW,
   )
