@@ -12,8 +12,10 @@ export type TokenManagerOptions = {
   cached?: CachedToken
   // Obtains a new token; absent when there are no client credentials.
   obtain?: () => Promise<TokenAnswer>
-  // Keeps a newly obtained token (in the profile); failures to save do not fail the command.
-  save?: (token: CachedToken) => Promise<void>
+  // Where a token is shared with other processes (a profile's cache): resolves to a usable token
+  // another process has just obtained in place of `replacing`, or calls `fetch` and keeps what
+  // it gets. Without it, `fetch` alone.
+  share?: (replacing: string | undefined, fetch: () => Promise<CachedToken>) => Promise<CachedToken>
   now?: () => number
   // What to tell a user who has no way to authenticate.
   hint?: string
@@ -22,10 +24,22 @@ export type TokenManagerOptions = {
 // Refresh this long before the server's expiry, so a request never leaves with a dying token.
 export const EXPIRY_SKEW_MS = 30_000
 
-// When a token expires: `expires_in` is read as seconds (the unit the sandbox and OAuth use). A
-// server that does not say gets a token used until it is refused.
+// The longest a token is trusted for, whatever the server says: a lifetime of 1e16 s is no
+// instant at all, and a month is more than any token needs between two refreshes.
+export const MAX_TOKEN_LIFETIME_S = 30 * 24 * 60 * 60
+
+// When a token expires: `expires_in` is read as seconds (the unit the sandbox and OAuth use), at
+// most MAX_TOKEN_LIFETIME_S. A server that does not say gets a token used until it is refused.
 export function expiryOf(response: TokenAnswer, now: number): number | undefined {
-  return response.expires_in === undefined ? undefined : now + response.expires_in * 1000
+  if (response.expires_in === undefined) return undefined
+  return now + Math.min(response.expires_in, MAX_TOKEN_LIFETIME_S) * 1000
+}
+
+// Whether a token can still be sent: not empty, and not within EXPIRY_SKEW_MS of its expiry.
+export function isUsable(token: CachedToken, now: number): boolean {
+  return (
+    token.token !== '' && (token.expiresAt === undefined || token.expiresAt - EXPIRY_SKEW_MS > now)
+  )
 }
 
 export class TokenManager implements TokenSource {
@@ -49,22 +63,18 @@ export class TokenManager implements TokenSource {
 
   async token(): Promise<string> {
     const current = this.current
-    if (
-      current &&
-      (current.expiresAt === undefined || current.expiresAt - EXPIRY_SKEW_MS > this.now())
-    ) {
-      return current.token
-    }
-    return this.obtain()
+    if (current && isUsable(current, this.now())) return current.token
+    return this.obtain(current?.token)
   }
 
   async refresh(rejected: string): Promise<string | undefined> {
     if (this.current && this.current.token !== rejected) return this.current.token
     if (!this.canRefresh) return undefined
-    return this.obtain()
+    return this.obtain(rejected)
   }
 
-  private obtain(): Promise<string> {
+  // `replacing`: the token this one replaces, never to be taken back from another process.
+  private obtain(replacing: string | undefined): Promise<string> {
     const obtain = this.options.obtain
     if (!obtain) {
       return Promise.reject(
@@ -73,10 +83,13 @@ export class TokenManager implements TokenSource {
     }
     this.pending ??= (async () => {
       try {
-        const response = await obtain()
-        const fresh = { token: response.access_token, expiresAt: expiryOf(response, this.now()) }
+        const fetch = async (): Promise<CachedToken> => {
+          const response = await obtain()
+          return { token: response.access_token, expiresAt: expiryOf(response, this.now()) }
+        }
+        const share = this.options.share
+        const fresh = share ? await share(replacing, fetch) : await fetch()
         this.current = fresh
-        await this.options.save?.(fresh).catch(() => {})
         return fresh.token
       } finally {
         this.pending = undefined

@@ -10,17 +10,24 @@
 // makes a `chambers list` read functions it never calls and compile the ones it does (callgrind:
 // 204 million instructions with login's cache, 190 with its own).
 import {
-  mkdirSync,
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
   readdirSync,
-  readFileSync,
-  renameSync,
+  readSync,
   rmSync,
   statSync,
-  writeFileSync,
 } from 'node:fs'
 import path from 'node:path'
 import vm from 'node:vm'
-import { cacheDir } from '../config/dir.js'
+import {
+  CACHE_DIR,
+  cacheDir,
+  ensurePrivateDir,
+  privacyProblem,
+  writePrivateFile,
+} from '../config/dir.js'
 import { TOP_LEVEL_COMMANDS } from './commands.js'
 
 export type Bundle = {
@@ -69,8 +76,8 @@ const cachePrefix = (hash: string) =>
   `chamberctl-${hash}-node${process.versions.node}-${process.arch}-`
 
 export function runBundle(bundle: Bundle): BundleExports {
-  const file = cacheFile(bundle.hash, commandKey(bundle.args))
-  const cachedData = readCache(file)
+  const file = cacheFileOf(bundle)
+  const cachedData = file === undefined ? undefined : readCache(file)
   // The wrapper's first line is a line of its own, so the bundle's columns (and its source map)
   // stay as they are; lineOffset gives the lines back.
   const script = new vm.Script(
@@ -83,7 +90,7 @@ export function runBundle(bundle: Bundle): BundleExports {
       importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     },
   )
-  if (cachedData === undefined || script.cachedDataRejected === true) {
+  if (file !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
     // Only after a run that succeeded: one that failed may have stopped anywhere (a typo at
     // the first argument), and a typo's words would name a cache of their own.
     process.once('exit', (code) => {
@@ -96,22 +103,51 @@ export function runBundle(bundle: Bundle): BundleExports {
   return module.exports
 }
 
-function readCache(file: string): Buffer | undefined {
+// No cache where there is no home to keep one in.
+function cacheFileOf(bundle: Bundle): string | undefined {
   try {
-    return readFileSync(file)
+    return cacheFile(bundle.hash, commandKey(bundle.args))
   } catch {
     return undefined
   }
 }
 
-// Atomic (a file beside it, renamed over), so that two runs at once never read half a cache; a
-// cache that cannot be written (read-only home) only costs speed. `prefix` names this bundle's
-// caches on this Node: no more than MAX_CACHES of them, and the others only while they are used.
+// A code cache runs as the user's own code, so only one the user wrote is read: the file itself
+// (never a link: O_NOFOLLOW), the user's and writable by no one else, checked on the descriptor
+// with the fstat a read makes anyway (the same system calls as readFileSync).
+export function readCache(file: string): Buffer | undefined {
+  let fd: number
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0))
+  } catch {
+    return undefined
+  }
+  try {
+    const stats = fstatSync(fd)
+    if (!stats.isFile() || privacyProblem(stats) !== undefined) return undefined
+    const data = Buffer.allocUnsafe(stats.size)
+    let at = 0
+    for (let read = 1; at < data.length && read > 0; at += read) {
+      read = readSync(fd, data, at, data.length - at, at)
+    }
+    return at === data.length ? data : undefined
+  } catch {
+    return undefined
+  } finally {
+    closeSync(fd)
+  }
+}
+
+// Atomic (a file beside it, renamed over), so that two runs at once never read half a cache,
+// and only into a cache directory that is the user's own (ensurePrivateDir); a cache that cannot
+// be written (read-only home, a directory refused) only costs speed, silently. `prefix` names
+// this bundle's caches on this Node: no more than MAX_CACHES of them, and the others only while
+// they are used.
 export function writeCache(file: string, prefix: string, data: Buffer, now = Date.now()): void {
   const dir = path.dirname(file)
-  const temporary = `${file}.${process.pid}.tmp`
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    ensurePrivateDir(path.dirname(dir), CACHE_DIR)
+    ensurePrivateDir(dir, CACHE_DIR)
     const names = readdirSync(dir)
     const ours = (name: string) => name.startsWith(prefix) && name.endsWith('.cache')
     if (names.filter(ours).length >= MAX_CACHES) return
@@ -119,13 +155,8 @@ export function writeCache(file: string, prefix: string, data: Buffer, now = Dat
       const stat = statSync(path.join(dir, name), { throwIfNoEntry: false })
       if (stat && now - stat.mtimeMs > STALE_MS) rmSync(path.join(dir, name), { force: true })
     }
-    writeFileSync(temporary, data, { mode: 0o600 })
-    renameSync(temporary, file)
+    writePrivateFile(file, data)
   } catch {
-    try {
-      rmSync(temporary, { force: true })
-    } catch {
-      // no directory to write in: nothing was written
-    }
+    // Nothing was written (writePrivateFile leaves nothing beside the cache).
   }
 }

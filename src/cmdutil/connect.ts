@@ -3,8 +3,8 @@
 // the profile's cached token). Imported only by commands that talk to the API.
 import { linkSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { TokenManager } from '../api/auth.js'
-import type { CachedToken } from '../api/auth.js'
+import { TokenManager, isUsable } from '../api/auth.js'
+import type { CachedToken, TokenManagerOptions } from '../api/auth.js'
 import { checkBaseUrl } from '../api/base-url.js'
 import { createClient, requestToken } from '../api/client.js'
 import type { Client, ClientOptions } from '../api/client.js'
@@ -12,7 +12,9 @@ import { ApiError } from '../api/errors.js'
 import { plainHttpHost } from '../api/plain-http.js'
 import { proxiesFor } from '../api/proxy.js'
 import { configDir, ensureConfigDir } from '../config/dir.js'
-import type { Profile } from '../config/profiles.js'
+import { tokenOwner } from '../config/profiles.js'
+import type { Profile, ProfileStore } from '../config/profiles.js'
+import type { TokenOwner } from '../config/tokens.js'
 import type { ApiOptions, Context } from './context.js'
 import { escapeForTerminal } from '../io/terminal-text.js'
 import { UsageError } from '../errors.js'
@@ -27,8 +29,8 @@ export type Connection = {
   // A profile's secret in the OS keyring is read only when a token must be obtained.
   clientSecret?: string | (() => Promise<string>)
   cached?: CachedToken
-  // Where a newly obtained token is kept, when it belongs to a profile.
-  save?: (token: CachedToken) => Promise<void>
+  // How a token is obtained through the profile's cache, when it belongs to a profile.
+  share?: TokenManagerOptions['share']
   // What to tell a user who has no credentials for this base URL, when LOGIN_HINT is not it.
   hint?: string
 }
@@ -69,7 +71,7 @@ export async function clientFor(
             return answer
           }
         : undefined,
-    save: connection.save,
+    share: connection.share,
     hint: connection.hint ?? LOGIN_HINT,
   })
   // undici's proxy agent is loaded only for a proxy the environment names.
@@ -165,7 +167,7 @@ export async function resolveConnection(ctx: Context): Promise<Connection> {
 
   const baseUrl =
     ctx.globals.baseUrl ?? (profile?.base_url && checkBaseUrl(profile.base_url, `profile ${name}`))
-  if (!baseUrl) throw new ApiError('not_configured', LOGIN_HINT)
+  if (!baseUrl) throw new ApiError('not_configured', missingBaseUrl(env))
   const sameOrigin =
     profile?.base_url !== undefined && originOf(profile.base_url) === originOf(baseUrl)
   const clientId = envId ?? profile?.client_id
@@ -174,10 +176,12 @@ export async function resolveConnection(ctx: Context): Promise<Connection> {
   const clientSecret =
     envSecret ?? (profile && profileClient && !envToken ? storedSecret(name, profile) : undefined)
 
+  // The login the profile's cached tokens must belong to.
+  const owner = profileClient ? tokenOwner(profile) : undefined
   let cached: CachedToken | undefined
   if (envToken) cached = { token: envToken }
-  else if (profileClient) {
-    const stored = tokens?.get(baseUrl)
+  else if (owner) {
+    const stored = tokens?.get(baseUrl, owner)
     // No expiry stored: the server did not give one, so the token serves until it is refused.
     if (stored) cached = { token: stored.access_token, expiresAt: stored.expires_at }
   }
@@ -193,12 +197,45 @@ export async function resolveConnection(ctx: Context): Promise<Connection> {
     hint: elsewhere
       ? `profile ${name} is logged in to ${originOf(profile.base_url!)}, and its credentials are never sent to another origin (${originOf(baseUrl)}): run \`chamberctl login --base-url ${baseUrl}\` (with another --profile to keep this one), or set CHAMBERCTL_TOKEN, or CHAMBERCTL_CLIENT_ID and CHAMBERCTL_CLIENT_SECRET`
       : undefined,
-    save:
-      tokens && profileClient && !envToken
-        ? ({ token, expiresAt }) =>
-            tokens.save(baseUrl, { access_token: token, expires_at: expiresAt })
-        : undefined,
+    share: store && owner && !envToken ? sharedRefresh(store, name, baseUrl, owner) : undefined,
   }
+}
+
+// A token for a profile's login, obtained once for every process that needs one at the same
+// moment: under the profile's refresh lock, a token another process stored meanwhile (usable, for
+// this login, and not the one being replaced) is taken; else one is fetched and stored, unless
+// the login has changed since (logout, a new login), when it serves this command only. A token
+// that cannot be stored costs only a token request later.
+function sharedRefresh(
+  store: ProfileStore,
+  name: string,
+  baseUrl: string,
+  owner: TokenOwner,
+): TokenManagerOptions['share'] {
+  return (replacing, fetch) =>
+    store.refreshing(name, async () => {
+      const stored = store.tokens(name).get(baseUrl, owner)
+      if (stored && stored.access_token !== replacing) {
+        const theirs = { token: stored.access_token, expiresAt: stored.expires_at }
+        if (isUsable(theirs, Date.now())) return theirs
+      }
+      const fresh = await fetch()
+      const token = { access_token: fresh.token, expires_at: fresh.expiresAt }
+      await store.saveToken(name, baseUrl, token, owner).catch(() => false)
+      return fresh
+    })
+}
+
+// What a user with no base URL is told: the variable that is missing when the environment holds
+// the rest.
+function missingBaseUrl(env: NodeJS.ProcessEnv): string {
+  const set = env.CHAMBERCTL_TOKEN
+    ? 'CHAMBERCTL_TOKEN is set'
+    : env.CHAMBERCTL_CLIENT_ID && env.CHAMBERCTL_CLIENT_SECRET
+      ? 'CHAMBERCTL_CLIENT_ID and CHAMBERCTL_CLIENT_SECRET are set'
+      : undefined
+  if (set === undefined) return LOGIN_HINT
+  return `no base URL: ${set}, but not CHAMBERCTL_BASE_URL; set it (or --base-url), or run \`chamberctl login\``
 }
 
 function storedSecret(

@@ -15,11 +15,9 @@
 // no run has written for KEEP_DAYS days is forgotten. What to make of an earlier run is the bulk
 // runner's business (src/cmdutil/bulk): this module reads, writes, locks and forgets.
 import { createHash } from 'node:crypto'
-import type { Stats } from 'node:fs'
 import {
   closeSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readFileSync,
   readdirSync,
@@ -241,27 +239,20 @@ function keepIgnoringFileSizeSignal(): void {
 // link: nothing is written through one) is one line with the fix.
 function journalsDir(configDir: string): string {
   const dir = path.join(configDir, 'journals')
-  let found: Stats
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 })
-    found = lstatSync(dir)
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code !== 'EEXIST') {
-      throw new CliError(`cannot create the journal directory ${dir}: ${describeFsError(error)}`)
-    }
-    found = lstatSync(dir)
+  const found = lstatSync(dir, { throwIfNoEntry: false })
+  if (found !== undefined && !found.isDirectory()) {
+    const what = found.isSymbolicLink()
+      ? 'a symbolic link'
+      : found.isFile()
+        ? 'a file'
+        : 'not a directory'
+    throw new CliError(
+      `${dir} is ${what}, where chamberctl keeps the journals of bulk runs; move or remove it, ` +
+        'then run the command again',
+    )
   }
-  if (found.isDirectory()) return dir
-  const what = found.isSymbolicLink()
-    ? 'a symbolic link'
-    : found.isFile()
-      ? 'a file'
-      : 'not a directory'
-  throw new CliError(
-    `${dir} is ${what}, where chamberctl keeps the journals of bulk runs; move or remove it, ` +
-      'then run the command again',
-  )
+  ensureConfigDir(dir)
+  return dir
 }
 
 // Everything in the journals directory that no run has written for KEEP_DAYS: journals, and what

@@ -3,10 +3,10 @@
 // a D-Bus connection costs tens of milliseconds, so the module is imported only by the calls
 // below, which only login, logout and a token refresh make.
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, renameSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { CliError } from '../errors.js'
-import { cacheDir } from './dir.js'
+import { CACHE_DIR, cacheDir, ensurePrivateDir } from './dir.js'
 
 const SERVICE = 'chamberctl'
 
@@ -31,6 +31,8 @@ async function entry(account: string): Promise<Entry> {
     // kernel keyring, which forgets everything at reboot.
     return new AsyncEntry(SERVICE, account, { linux: { store: 'secret-service' } })
   } catch (error) {
+    // A cache directory refused (not the user's own) is said as such, not as "no keyring".
+    if (error instanceof CliError) throw error
     throw unavailable(error)
   }
 }
@@ -70,10 +72,13 @@ async function nativeKeyring(): Promise<Keyring> {
   const addon = Buffer.from(sea.getRawAsset('keyring.node'))
   const digest = createHash('sha256').update(addon).digest('hex').slice(0, 16)
   const file = path.join(cacheDir(process.env), 'native', `keyring-${digest}.node`)
+  // Code that runs as the user's own: only from a cache directory that is the user's alone.
+  ensurePrivateDir(path.dirname(path.dirname(file)), CACHE_DIR)
+  ensurePrivateDir(path.dirname(file), CACHE_DIR)
   if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
     const temporary = `${file}.${process.pid}.tmp`
-    writeFileSync(temporary, addon, { mode: 0o700 })
+    // Exclusively: never through a link someone left there.
+    writeFileSync(temporary, addon, { mode: 0o700, flag: 'wx' })
     renameSync(temporary, file)
   }
   const module = { exports: {} as Keyring }

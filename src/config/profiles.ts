@@ -4,24 +4,22 @@
 // profile's cached tokens are in a file of their own (tokens.ts), so that refreshing a token
 // never rewrites this file.
 //
-// Concurrency: conf writes atomically (conf-file.ts), so a reader always sees either the old or
-// the new file, never a torn one. The only exception is conf's fallback to a plain writeFileSync
-// when running inside a Snap package. conf itself does not support several writers ("It does not
-// support multiple processes writing to the same store"), so every mutation here (login, logout,
-// auth switch) re-reads the file under a short cross-process lock (proper-lockfile, loaded with
-// conf) and writes the whole `profiles` object back: two processes updating different profiles
-// both keep their change.
+// Concurrency: the file is written atomically (writePrivateFile in dir.ts), so a reader always
+// sees either the old or the new file, never a torn one. Every mutation here (login, logout, auth
+// switch, and caching a token, which must belong to the profile's current login) re-reads the
+// file under a short cross-process lock (proper-lockfile) and writes the whole `profiles` object
+// back: two processes updating different profiles both keep their change.
 //
-// Reading is a plain read of the file: every command that talks to the API reads its profile, and
-// loading conf (with its ajv validator) for that would cost each run more than the request does.
-// conf is loaded when a profile is written.
-import { chmodSync, readFileSync, statSync } from 'node:fs'
+// Reading is a plain read of the file: every command that talks to the API reads its profile.
+import { randomUUID } from 'node:crypto'
+import { chmodSync, lstatSync, readFileSync } from 'node:fs'
+import type { Stats } from 'node:fs'
 import path from 'node:path'
 import { CliError, UsageError } from '../errors.js'
 import { describeFsError, ensureConfigDir } from './dir.js'
-import { isObject, loadConf, parseJsonObject, writeKeys } from './conf-file.js'
-import type { ConfClass } from './conf-file.js'
+import { isObject, parseJsonObject, writeKeys } from './json-file.js'
 import { TokenCache } from './tokens.js'
+import type { ProfileToken, TokenOwner } from './tokens.js'
 
 export type Profile = {
   base_url?: string
@@ -30,6 +28,9 @@ export type Profile = {
   // which the OS keyring holds it.
   client_secret?: string
   keyring_account?: string
+  // The login generation: a random id each `login` writes and `logout` removes. Cached tokens
+  // carry it, so a token obtained under one login is never used or stored under another.
+  login?: string
 }
 
 export type ProfilePatch = Partial<Profile> | ((current: Profile | undefined) => Profile)
@@ -40,9 +41,14 @@ export type LockOptions = {
   staleMs?: number
   // Give up after about this long.
   timeoutMs?: number
+  // The lock of a token refresh (see refreshing).
+  refresh?: { staleMs?: number; waitMs?: number }
 }
 
 const LOCK_DEFAULTS = { staleMs: 5_000, timeoutMs: 10_000 }
+// A token request waited for: its holder refreshes the lock's time while it lives (at half of
+// staleMs), so one that died is taken over after staleMs; one alive is waited for at most waitMs.
+const REFRESH_LOCK = { staleMs: 3_000, waitMs: 30_000 }
 const LOCK_RETRY_MS = 40
 
 export type ProfileStoreOptions = {
@@ -55,7 +61,13 @@ export type ProfileStoreOptions = {
 const PROFILE_NAME = /^[A-Za-z0-9_.-]{1,64}$/
 export const DEFAULT_PROFILE = 'default'
 const ACTIVE_KEY = 'active_profile'
-const STRING_FIELDS = ['base_url', 'client_id', 'client_secret', 'keyring_account'] as const
+const STRING_FIELDS = [
+  'base_url',
+  'client_id',
+  'client_secret',
+  'keyring_account',
+  'login',
+] as const
 const KEPT_BY_FORGET = ['base_url', 'client_id'] as const
 
 export function isProfileName(name: string): boolean {
@@ -131,7 +143,7 @@ export class ProfileStore {
   async switchTo(name: string): Promise<void> {
     assertProfileName(name)
     if (!Object.hasOwn(this.read(), name)) throw unknownProfile(name, Object.keys(this.read()))
-    await this.locked((Conf) => this.write({ [ACTIVE_KEY]: name }, Conf))
+    await this.locked(() => this.write({ [ACTIVE_KEY]: name }))
   }
 
   async save(name: string, profile: Profile): Promise<void> {
@@ -157,16 +169,76 @@ export class ProfileStore {
     return written
   }
 
+  // A new login of `name`: the profile as given, with a login id of its own, and `token`, got
+  // with its credentials for `baseUrl`, as the only one in its cache (the former client's tokens
+  // are no use). One lock for both: a refresh of the former login that completes meanwhile is
+  // discarded (saveToken).
+  async login(name: string, profile: Profile, baseUrl: string, token: ProfileToken): Promise<void> {
+    assertProfileName(name)
+    const written = { ...withoutUndefined(profile), login: randomUUID() }
+    await this.mutate((profiles) => {
+      profiles[name] = written
+      const owner = tokenOwner(written)
+      if (owner) this.tokens(name).write(baseUrl, token, owner, { only: true })
+      return true
+    })
+  }
+
+  // Caches a token obtained with the credentials of `owner`, unless that is no longer the
+  // profile's login (a `logout` or a new `login` came in between): resolves to whether it was kept.
+  async saveToken(
+    name: string,
+    baseUrl: string,
+    token: ProfileToken,
+    owner: TokenOwner,
+  ): Promise<boolean> {
+    assertProfileName(name)
+    return this.locked(() => {
+      const current = tokenOwner(this.get(name))
+      if (current?.client_id !== owner.client_id || current.login !== owner.login) return false
+      this.tokens(name).write(baseUrl, token, owner)
+      return true
+    })
+  }
+
+  // Runs `refresh` while no other process refreshes this profile's tokens, so that processes
+  // whose token expired together ask for one new token, not one each: the others wait for its
+  // file. The wait is bounded: a holder that died is taken over once its lock is stale, one that
+  // takes too long is no longer waited for (and `refresh` runs regardless), and a lock that
+  // cannot be taken at all costs only the extra token request.
+  async refreshing<T>(name: string, refresh: () => Promise<T>): Promise<T> {
+    const cache = this.tokens(name)
+    const { staleMs, waitMs } = { ...REFRESH_LOCK, ...this.lockOptions.refresh }
+    let release: (() => Promise<void>) | undefined
+    try {
+      ensureConfigDir(path.dirname(cache.path))
+      const lockfile = (await import('proper-lockfile')).default
+      release = await lockfile.lock(cache.path, {
+        realpath: false,
+        lockfilePath: `${cache.path}.refresh.lock`,
+        stale: staleMs,
+        retries: retriesFor(waitMs),
+        onCompromised: () => {},
+      })
+    } catch (error) {
+      if (error instanceof CliError) throw error
+    }
+    try {
+      return await refresh()
+    } finally {
+      await release?.().catch(() => {})
+    }
+  }
+
   // Resolves to false when there was no such profile.
   async remove(name: string): Promise<boolean> {
     assertProfileName(name)
-    const removed = await this.mutate((profiles) => {
+    return this.mutate((profiles) => {
+      this.tokens(name).clear()
       if (!Object.hasOwn(profiles, name)) return false
       delete profiles[name]
       return true
     })
-    this.tokens(name).clear()
-    return removed
   }
 
   // Keeps only where and as whom to log in again (and `also`): anything else, including fields a
@@ -175,7 +247,11 @@ export class ProfileStore {
   // forget.
   async forgetSecrets(name: string, also: (keyof Profile)[] = []): Promise<boolean> {
     assertProfileName(name)
+    let cleared = false
     const forgot = await this.mutate((profiles) => {
+      // Under the lock, as the profile loses its login: a refresh of that login that completes
+      // later finds it gone (saveToken) and stores nothing.
+      cleared = this.tokens(name).clear()
       const current = Object.hasOwn(profiles, name) ? profiles[name] : undefined
       if (current === undefined) return false
       const kept: Profile = {}
@@ -185,7 +261,14 @@ export class ProfileStore {
       profiles[name] = kept
       return Object.keys(current).length > Object.keys(kept).length
     })
-    return this.tokens(name).clear() || forgot
+    return cleared || forgot
+  }
+
+  // The mode of config.json (its permission bits), undefined while there is none: what `login`
+  // and `auth status` say of a secret kept in it is said only when true.
+  fileMode(): number | undefined {
+    const stats = fileStats(this.path)
+    return stats === undefined ? undefined : stats.mode & 0o777
   }
 
   private read(): Record<string, Profile> {
@@ -195,18 +278,18 @@ export class ProfileStore {
 
   // `change` edits a fresh read of the file in place and says whether to write it back.
   private async mutate(change: (profiles: Record<string, Profile>) => boolean): Promise<boolean> {
-    return this.locked((Conf) => {
+    return this.locked(() => {
       const profiles = this.read()
       if (!change(profiles)) return false
-      this.write({ profiles }, Conf)
+      this.write({ profiles })
       return true
     })
   }
 
   // `critical` is synchronous on purpose: the lock is held for the few milliseconds of one read
   // and one atomic write, never across an await.
-  private async locked<T>(critical: (Conf: ConfClass) => T): Promise<T> {
-    const [Conf, lockfile] = await Promise.all([loadConf(), import('proper-lockfile')])
+  private async locked<T>(critical: () => T): Promise<T> {
+    const lockfile = await import('proper-lockfile')
     const { staleMs, timeoutMs } = { ...LOCK_DEFAULTS, ...this.lockOptions }
     const lockPath = `${this.path}.lock`
     const release = await lockfile.default
@@ -214,14 +297,7 @@ export class ProfileStore {
         realpath: false,
         lockfilePath: lockPath,
         stale: staleMs,
-        retries: {
-          retries: Math.ceil(timeoutMs / LOCK_RETRY_MS),
-          factor: 1,
-          minTimeout: LOCK_RETRY_MS,
-          maxTimeout: LOCK_RETRY_MS,
-          // Contending processes do not retry in lockstep.
-          randomize: true,
-        },
+        retries: retriesFor(timeoutMs),
         // Only a holder stalled past staleMs loses its lock, and none stalls inside a read and
         // a write; the atomic write never leaves a torn file either way.
         onCompromised: () => {},
@@ -236,7 +312,7 @@ export class ProfileStore {
         )
       })
     try {
-      return critical(Conf)
+      return critical()
     } finally {
       // Already taken over as stale by a peer: nothing of ours is left to remove.
       await release().catch(() => {})
@@ -245,9 +321,29 @@ export class ProfileStore {
 
   // Losing every saved profile to a file conf could not parse is worse than asking the user to
   // fix one typo: a file that does not parse is reported, never replaced.
-  private write(values: Record<string, unknown>, ConfStore: ConfClass): void {
-    const file = { dir: this.dir, name: 'config', path: this.path }
-    writeKeys(ConfStore, file, values, (text) => parseTopLevel(text, this.path))
+  private write(values: Record<string, unknown>): void {
+    writeKeys(this.path, values, (text) => parseTopLevel(text, this.path))
+  }
+}
+
+// Whose tokens a profile's cache may hold and use: its client's, under its current login. A
+// profile an earlier chamberctl logged in keeps no login id: its login lasts while it keeps a
+// secret, which `logout` removes.
+export function tokenOwner(profile: Profile | undefined): TokenOwner | undefined {
+  if (!profile?.client_id) return undefined
+  if (profile.login !== undefined) return { client_id: profile.client_id, login: profile.login }
+  const secret = profile.client_secret !== undefined || profile.keyring_account !== undefined
+  return secret ? { client_id: profile.client_id, login: '' } : undefined
+}
+
+function retriesFor(waitMs: number) {
+  return {
+    retries: Math.ceil(waitMs / LOCK_RETRY_MS),
+    factor: 1,
+    minTimeout: LOCK_RETRY_MS,
+    maxTimeout: LOCK_RETRY_MS,
+    // Contending processes do not retry in lockstep.
+    randomize: true,
   }
 }
 
@@ -260,15 +356,11 @@ function unknownProfile(name: string, names: string[]): UsageError {
   )
 }
 
+// A symbolic link is left as it is (chmod would change the file it points to); writing through
+// it is refused (writePrivateFile).
 function tightenFileMode(file: string): void {
-  let mode: number
-  try {
-    mode = statSync(file).mode
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
-    throw new CliError(`cannot read config file ${file}: ${describeFsError(error)}`)
-  }
-  if ((mode & 0o077) === 0) return
+  const stats = fileStats(file)
+  if (stats === undefined || stats.isSymbolicLink() || (stats.mode & 0o077) === 0) return
   try {
     chmodSync(file, 0o600)
   } catch (error) {
@@ -276,6 +368,14 @@ function tightenFileMode(file: string): void {
     // replaces it with a 0600 one.
     if ((error as NodeJS.ErrnoException).code === 'EPERM') return
     throw new CliError(`cannot restrict permissions of ${file}: ${describeFsError(error)}`)
+  }
+}
+
+function fileStats(file: string): Stats | undefined {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false })
+  } catch (error) {
+    throw new CliError(`cannot read config file ${file}: ${describeFsError(error)}`)
   }
 }
 

@@ -1,18 +1,24 @@
 // Tokens cached per profile, one file each: <config dir>/tokens/<profile>.json (0600, in a 0700
 // directory), laid out as
-//   { "profile": "<name>", "tokens": { "<base URL>": { "access_token": "…", "expires_at": <ms> } } }
-// A refresh writes only its own profile's file, so concurrent refreshes of different profiles
-// never share a read-modify-write, and none touches config.json, where the profiles and secrets
-// are. Two processes refreshing the same profile at once both hold a valid token and the last
-// write wins; two refreshing its /v1 and /v2 tokens at once may drop one of the two, which costs
-// one more token request later, never a credential. Hence no lock.
+//   { "profile": "<name>",
+//     "tokens": { "<base URL>": { "access_token": "…", "expires_at": <ms>,
+//                                 "client_id": "…", "login": "<login id>" } } }
+// A token belongs to the login that got it: the client id and the login id that `login` wrote
+// into the profile (a new one at every login, none after logout). One whose owner is not the
+// profile's current login is never used, and ProfileStore writes a token only while its login
+// is still the profile's (under the config lock), so a refresh that completes after `logout` or
+// after a new `login` is discarded. A refresh writes only its own profile's file, never
+// config.json, where the profiles and secrets are.
 //
 // The file is a cache: one that cannot be read (not JSON, another shape) is removed with a
 // one-line notice and read as empty, so that it never blocks a command.
 import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { describeFsError, ensureConfigDir } from './dir.js'
-import { isObject, loadConf, parseJsonObject, writeKeys } from './conf-file.js'
+import { isObject, parseJsonObject, writeKeys } from './json-file.js'
+
+// Whose a token is: the client and the login (see Profile.login) that obtained it.
+export type TokenOwner = { client_id: string; login: string }
 
 // A token obtained with a profile's credentials, cached for one base URL.
 export type ProfileToken = {
@@ -20,7 +26,11 @@ export type ProfileToken = {
   expires_at?: number // epoch ms
 }
 
-type Tokens = Record<string, ProfileToken>
+type StoredToken = ProfileToken & Partial<TokenOwner>
+type Tokens = Record<string, StoredToken>
+
+// The latest instant a Date can hold: a later expiry cannot be shown or compared.
+const LAST_INSTANT_MS = 8.64e15
 
 export class TokenCache {
   readonly path: string
@@ -34,11 +44,16 @@ export class TokenCache {
     this.path = path.join(dir, `${profile}.json`)
   }
 
-  // The token cached for a base URL.
-  get(baseUrl: string): ProfileToken | undefined {
+  // The token cached for a base URL, if `owner` (the profile's current login) obtained it.
+  get(baseUrl: string, owner: TokenOwner | undefined): ProfileToken | undefined {
     const tokens = this.read()
+    if (owner === undefined) return undefined
     const key = tokenKey(baseUrl)
-    return Object.hasOwn(tokens, key) ? tokens[key] : undefined
+    const token = Object.hasOwn(tokens, key) ? tokens[key] : undefined
+    if (token?.client_id !== owner.client_id || (token.login ?? '') !== owner.login)
+      return undefined
+    const { access_token, expires_at } = token
+    return expires_at === undefined ? { access_token } : { access_token, expires_at }
   }
 
   // Whether any token is cached.
@@ -46,21 +61,21 @@ export class TokenCache {
     return Object.keys(this.read()).length > 0
   }
 
-  // Keeps a newly obtained token for one base URL; `only` drops those of the other base URLs
-  // (a new login: the former client's tokens are no use).
-  async save(
+  // Keeps a token `owner` obtained for one base URL; `only` drops those of the other base URLs
+  // (a new login: the former client's tokens are no use). ProfileStore calls this under its lock,
+  // having checked that `owner` is the profile's current login.
+  write(
     baseUrl: string,
     token: ProfileToken,
+    owner: TokenOwner,
     options: { only?: boolean } = {},
-  ): Promise<void> {
-    const Conf = await loadConf()
+  ): void {
     ensureConfigDir(this.dir)
     const { access_token, expires_at } = token
-    const kept = expires_at === undefined ? { access_token } : { access_token, expires_at }
+    const kept: StoredToken = { access_token, ...(expires_at === undefined ? {} : { expires_at }) }
     const tokens = options.only ? {} : this.read()
-    const file = { dir: this.dir, name: this.profile, path: this.path }
-    const profile = this.profile
-    writeKeys(Conf, file, { profile, tokens: { ...tokens, [tokenKey(baseUrl)]: kept } }, parseTop)
+    tokens[tokenKey(baseUrl)] = { ...kept, ...owner }
+    writeKeys(this.path, { profile: this.profile, tokens }, parseTop)
   }
 
   // Resolves to whether there was anything to remove.
@@ -89,7 +104,8 @@ export class TokenCache {
     // does not tell them apart: not ours to use, nor to remove.
     if (top.profile !== undefined && top.profile !== this.profile) return Object.create(null)
     const problem = shapeProblem(top.tokens)
-    return problem === undefined ? (top.tokens as Tokens) : this.discard(problem)
+    if (problem !== undefined) return this.discard(problem)
+    return Object.assign(Object.create(null), top.tokens) as Tokens
   }
 
   private discard(reason: string): Tokens {
@@ -119,7 +135,7 @@ export function tokenKey(baseUrl: string): string {
   return href.replace(/\/+$/, '')
 }
 
-// How conf reads the file before writing it: read() has discarded a file that does not parse.
+// How the file is read before it is written: read() has discarded a file that does not parse.
 function parseTop(text: string): Record<string, unknown> {
   return parseJsonObject(text) ?? {}
 }
@@ -132,8 +148,16 @@ function shapeProblem(tokens: unknown): string | undefined {
       return `the token of ${url} has no access_token string`
     }
     const expiresAt = token.expires_at
-    if (expiresAt !== undefined && !(typeof expiresAt === 'number' && Number.isFinite(expiresAt))) {
-      return `the expiry of ${url}'s token is not a number`
+    if (
+      expiresAt !== undefined &&
+      !(typeof expiresAt === 'number' && Math.abs(expiresAt) <= LAST_INSTANT_MS)
+    ) {
+      return `the expiry of ${url}'s token is not a time`
+    }
+    for (const key of ['client_id', 'login'] as const) {
+      if (token[key] !== undefined && typeof token[key] !== 'string') {
+        return `the ${key} of ${url}'s token is not a string`
+      }
     }
   }
   return undefined

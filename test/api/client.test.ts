@@ -1,6 +1,6 @@
 import { MockAgent } from 'undici'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { TokenManager } from '../../src/api/auth.js'
+import { MAX_TOKEN_LIFETIME_S, TokenManager } from '../../src/api/auth.js'
 import { createClient, requestToken } from '../../src/api/client.js'
 import { ExitCode, describeError } from '../../src/errors.js'
 import { failure } from '../helpers/failure.js'
@@ -282,7 +282,11 @@ describe('tokens', () => {
     const tokens: TokenManager = new TokenManager({
       cached,
       obtain: () => requestToken(c.transport, 'id', 'secret'),
-      save: async (token) => void saved.push(token),
+      share: async (_replacing, fetch) => {
+        const token = await fetch()
+        saved.push(token)
+        return token
+      },
     })
     const c = client(tokens)
     return c
@@ -429,7 +433,9 @@ describe('token lifetimes a server may send', () => {
   it.each([
     ['seconds as a number', 60, 60_000],
     ['seconds as a numeric string', '60', 60_000],
-    ['a lifetime of years', 10 ** 9, 10 ** 12],
+    ['a lifetime of a month, as it is', MAX_TOKEN_LIFETIME_S, MAX_TOKEN_LIFETIME_S * 1000],
+    ['a lifetime of years, as a month', 10 ** 9, MAX_TOKEN_LIFETIME_S * 1000],
+    ['a lifetime past any date, as a month', 1e16, MAX_TOKEN_LIFETIME_S * 1000],
     ['nothing at all', undefined, undefined],
   ])('reads %s', async (_what, expiresIn, lifetime) => {
     pool().intercept({ path: '/v2/auth/token', method: 'POST' }).reply(200, reply(expiresIn), json)
@@ -439,9 +445,13 @@ describe('token lifetimes a server may send', () => {
     })
     const c = client(tokens)
     expect(await tokens.token()).toBe('t')
+    const after = Date.now()
     const expiresAt = tokens.cached?.expiresAt
     if (lifetime === undefined) expect(expiresAt).toBeUndefined()
-    else expect(expiresAt! - before).toBeGreaterThanOrEqual(lifetime)
+    else {
+      expect(expiresAt! - before).toBeGreaterThanOrEqual(lifetime)
+      expect(expiresAt! - after).toBeLessThanOrEqual(lifetime)
+    }
   })
 })
 

@@ -1,6 +1,7 @@
 // Several chamberctl processes may write the config directory at once: config.json must always
 // parse, and with the store's lock no update of a profile may be lost; token refreshes write each
-// profile's own cache file, without a lock, and never config.json.
+// profile's own cache file (under the lock, which checks the login they belong to), never
+// config.json.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -83,17 +84,19 @@ describe('the lock', () => {
 describe('concurrent child processes', () => {
   const bundleDir = mkdtempSync(path.join(tmpdir(), 'chamberctl-bundle-'))
   const storeModule = path.join(bundleDir, 'profiles.mjs')
+  const jsonFileModule = path.join(bundleDir, 'json-file.mjs')
   afterAll(() => rmSync(bundleDir, { recursive: true, force: true }))
 
   beforeAll(async () => {
     // Node 20 cannot import TypeScript, so the children import a bundle of the store, which
-    // loads the project's own conf and proper-lockfile from node_modules.
+    // loads the project's own proper-lockfile from node_modules.
     const root = fileURLToPath(new URL('../..', import.meta.url))
     const require = createRequire(import.meta.url)
     await build({
       absWorkingDir: root,
-      entryPoints: ['src/config/profiles.ts'],
-      outfile: storeModule,
+      entryPoints: ['src/config/profiles.ts', 'src/config/json-file.ts'],
+      outdir: bundleDir,
+      outExtension: { '.js': '.mjs' },
       bundle: true,
       format: 'esm',
       platform: 'node',
@@ -102,7 +105,7 @@ describe('concurrent child processes', () => {
         {
           name: 'project-packages',
           setup(b) {
-            b.onResolve({ filter: /^(conf|proper-lockfile)$/ }, ({ path: name }) => ({
+            b.onResolve({ filter: /^proper-lockfile$/ }, ({ path: name }) => ({
               path: pathToFileURL(require.resolve(name)).href,
               external: true,
             }))
@@ -142,24 +145,26 @@ describe('concurrent child processes', () => {
     return reads
   }
 
-  it('never leave a torn file, even with bare conf and no lock', async () => {
+  it('never leave a torn file, even with bare writes and no lock', async () => {
     const dir = tempDir()
-    const confUrl = pathToFileURL(createRequire(import.meta.url).resolve('conf')).href
+    const file = path.join(dir, 'config.json')
     const scripts = Array.from(
       { length: CHILDREN },
       (_, child) => `
-        import Conf from ${JSON.stringify(confUrl)}
-        const conf = new Conf({ cwd: ${JSON.stringify(dir)}, configFileMode: 0o600,
-          accessPropertiesByDotNotation: false })
+        import { readFileSync } from 'node:fs'
+        import { writeKeys } from ${JSON.stringify(pathToFileURL(jsonFileModule).href)}
+        const file = ${JSON.stringify(file)}
+        const parse = (text) => (text === '' ? {} : JSON.parse(text))
         for (let i = 0; i < ${ROUNDS}; i++) {
-          const profiles = conf.get('profiles') ?? {}
+          let text = ''
+          try { text = readFileSync(file, 'utf8') } catch {}
+          const profiles = parse(text).profiles ?? {}
           profiles['p${child}'] = { access_token: 'token-' + i, padding: 'x'.repeat(4096) }
-          conf.set('profiles', profiles)
+          writeKeys(file, { profiles }, parse)
           await new Promise((resolve) => setImmediate(resolve))
         }
       `,
     )
-    const file = path.join(dir, 'config.json')
     await runWhileReading(file, scripts)
     // Without a lock profiles of other children may be lost, but the file is whole.
     const { profiles } = JSON.parse(readFileSync(file, 'utf8'))
@@ -192,23 +197,25 @@ describe('concurrent child processes', () => {
   it('refreshing tokens of different profiles keep each one, and never write config.json', async () => {
     const dir = tempDir()
     const store = ProfileStore.open(dir)
+    const owner = { client_id: 'c', login: 'l' }
     for (let child = 0; child < CHILDREN; child++) {
-      await store.save(`p${child}`, { base_url: 'https://api.example.com/v2', client_id: 'c' })
+      await store.save(`p${child}`, { base_url: 'https://api.example.com/v2', ...owner })
     }
     const config = readFileSync(store.path, 'utf8')
     const scripts = Array.from(
       { length: CHILDREN },
       (_, child) => `
         import { ProfileStore } from ${JSON.stringify(pathToFileURL(storeModule).href)}
-        const tokens = ProfileStore.open(${JSON.stringify(dir)}).tokens('p${child}')
+        const store = ProfileStore.open(${JSON.stringify(dir)})
         for (let i = 0; i < ${ROUNDS}; i++) {
-          await tokens.save('https://api.example.com/v2', { access_token: 'token-' + i, expires_at: i })
+          const token = { access_token: 'token-' + i, expires_at: i }
+          await store.saveToken('p${child}', 'https://api.example.com/v2', token, ${JSON.stringify(owner)})
         }
       `,
     )
     await Promise.all(scripts.map(runNode))
     for (let child = 0; child < CHILDREN; child++) {
-      expect(store.tokens(`p${child}`).get('https://api.example.com/v2')).toEqual({
+      expect(store.tokens(`p${child}`).get('https://api.example.com/v2', owner)).toEqual({
         access_token: `token-${ROUNDS - 1}`,
         expires_at: ROUNDS - 1,
       })

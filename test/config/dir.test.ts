@@ -1,8 +1,25 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import { userInfo } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CliError } from '../../src/errors.js'
-import { cacheDir, configDir, ensureConfigDir } from '../../src/config/dir.js'
+import {
+  CACHE_DIR,
+  cacheDir,
+  configDir,
+  ensureConfigDir,
+  ensurePrivateDir,
+  writePrivateFile,
+} from '../../src/config/dir.js'
 import { POSIX, modeOf, useTempDirs } from './helpers.js'
 
 describe('configDir', () => {
@@ -53,6 +70,21 @@ describe('configDir', () => {
   it('derives the roaming directory from %USERPROFILE% without %APPDATA%', () => {
     expect(configDir({ USERPROFILE: 'C:\\Users\\ada' }, 'win32')).toBe(
       'C:\\Users\\ada\\AppData\\Roaming\\chamberctl',
+    )
+  })
+
+  it('treats an empty HOME as unset: the home the system knows, never the current directory', () => {
+    const home = userInfo().homedir
+    expect(configDir({ HOME: '' }, 'linux')).toBe(path.posix.join(home, '.config', 'chamberctl'))
+    expect(cacheDir({ HOME: '' }, 'linux')).toBe(path.posix.join(home, '.cache', 'chamberctl'))
+    expect(configDir({ HOME: '' }, 'darwin')).toBe(
+      path.posix.join(home, 'Library', 'Application Support', 'chamberctl'),
+    )
+  })
+
+  it('refuses a relative HOME', () => {
+    expect(() => configDir({ HOME: 'relative' }, 'linux')).toThrow(
+      'HOME is not an absolute path ("relative"): set HOME, or CHAMBERCTL_CONFIG_DIR',
     )
   })
 
@@ -117,8 +149,56 @@ describe.runIf(POSIX)('ensureConfigDir', () => {
     const file = path.join(tempDir(), 'chamberctl')
     writeFileSync(file, '')
     expect(() => ensureConfigDir(file)).toThrow(CliError)
-    expect(() => ensureConfigDir(file)).toThrow(`config path ${file} is not a directory`)
+    expect(() => ensureConfigDir(file)).toThrow(
+      `the config directory ${file} is not a directory: move that file away, or set CHAMBERCTL_CONFIG_DIR to another directory`,
+    )
   })
+
+  it('reports a file where a parent should be, naming it', () => {
+    const file = path.join(tempDir(), 'file')
+    writeFileSync(file, '')
+    const dir = path.join(file, 'chamberctl', 'journals')
+    expect(() => ensureConfigDir(dir)).toThrow(
+      `the config directory ${dir} is not a directory (${file} is not): move that file away, or set CHAMBERCTL_CONFIG_DIR to another directory`,
+    )
+  })
+
+  it('refuses a directory others can write to, naming the fix', () => {
+    const dir = path.join(tempDir(), 'chamberctl')
+    mkdirSync(dir)
+    for (const mode of [0o770, 0o702, 0o777]) {
+      chmodSync(dir, mode)
+      expect(() => ensureConfigDir(dir)).toThrow(
+        `refusing the config directory ${dir}: others can write to it (mode 0${mode.toString(8)}); run \`chmod 700 ${dir}\``,
+      )
+      expect(modeOf(dir)).toBe(mode)
+    }
+    chmodSync(dir, 0o1777)
+    expect(() => ensurePrivateDir(dir, CACHE_DIR)).toThrow(
+      `refusing the cache directory ${dir}: others can write to it`,
+    )
+  })
+
+  // Run as root, which may chown: a directory of nobody's is refused by root too, as ssh does.
+  it.runIf(process.getuid?.() === 0)('refuses a directory of another user', () => {
+    const dir = path.join(tempDir(), 'chamberctl')
+    mkdirSync(dir, { mode: 0o700 })
+    chownSync(dir, 65534, 65534)
+    expect(() => ensureConfigDir(dir)).toThrow(
+      `refusing the config directory ${dir}: it belongs to uid 65534, not to you (uid 0); use a directory of your own (set CHAMBERCTL_CONFIG_DIR), or have it given to you (chown)`,
+    )
+  })
+
+  // Node's recursive mkdir retries forever there (and a process in it ignores SIGTERM).
+  it.runIf(process.platform === 'linux')(
+    'gives up at once where mkdir cannot create (/proc)',
+    () => {
+      const dir = path.join('/proc', `chamberctl-${process.pid}`, 'config')
+      expect(() => ensureConfigDir(dir)).toThrow(
+        `cannot create the config directory ${dir} (${path.dirname(dir)}: no such file or directory (ENOENT)): create it yourself (\`mkdir -m 700 ${dir}\`), or set CHAMBERCTL_CONFIG_DIR to a directory you can write`,
+      )
+    },
+  )
 
   it('leaves modes alone on Windows', () => {
     const dir = path.join(tempDir(), 'chamberctl')
@@ -126,5 +206,39 @@ describe.runIf(POSIX)('ensureConfigDir', () => {
     chmodSync(dir, 0o755)
     ensureConfigDir(dir, 'win32')
     expect(modeOf(dir)).toBe(0o755)
+  })
+})
+
+describe.runIf(POSIX)('writePrivateFile', () => {
+  const tempDir = useTempDirs()
+
+  it('writes a 0600 file whatever the umask, leaving nothing beside it', () => {
+    const dir = tempDir()
+    const file = path.join(dir, 'config.json')
+    const umask = process.umask(0o277)
+    try {
+      writePrivateFile(file, 'one')
+      writePrivateFile(file, 'two')
+    } finally {
+      process.umask(umask)
+    }
+    expect(readFileSync(file, 'utf8')).toBe('two')
+    expect(modeOf(file)).toBe(0o600)
+    expect(readdirSync(dir)).toEqual(['config.json'])
+  })
+
+  it('refuses a symbolic link, leaving the file it points to as it was', () => {
+    const dir = tempDir()
+    const target = path.join(tempDir(), 'theirs.json')
+    writeFileSync(target, 'theirs', { mode: 0o644 })
+    const file = path.join(dir, 'config.json')
+    symlinkSync(target, file)
+    expect(() => writePrivateFile(file, 'secret')).toThrow(
+      `refusing to write ${file}: it is a symbolic link, and chamberctl writes no file through one; replace it with a regular file`,
+    )
+    expect(readFileSync(target, 'utf8')).toBe('theirs')
+    expect(modeOf(target)).toBe(0o644)
+    expect(lstatSync(file).isSymbolicLink()).toBe(true)
+    expect(readdirSync(dir)).toEqual(['config.json'])
   })
 })

@@ -21,3 +21,6 @@ export function useTempDirs(): () => string {
 export function modeOf(file: string): number {
   return statSync(file).mode & 0o777
 }
+
+// Whose tokens a test caches: a client and a login of a profile (see tokenOwner).
+export const OWNER = { client_id: 'c', login: 'l' }

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { CliError, UsageError } from '../../src/errors.js'
 import { ProfileStore, assertProfileName } from '../../src/config/profiles.js'
-import { POSIX, modeOf, useTempDirs } from './helpers.js'
+import { OWNER, POSIX, modeOf, useTempDirs } from './helpers.js'
 
 const tempDir = useTempDirs()
 
@@ -179,7 +179,7 @@ describe('ProfileStore.remove and forgetSecrets', () => {
     const { store } = openStore()
     const legacy = { tokens: { [PROD.base_url]: { access_token: 'old-tok' } }, region: 'eu' }
     await store.save('prod', { ...PROD, ...legacy } as typeof PROD)
-    await store.tokens('prod').save(PROD.base_url, { access_token: 'tok', expires_at: 5 })
+    store.tokens('prod').write(PROD.base_url, { access_token: 'tok', expires_at: 5 }, OWNER)
     expect(await store.forgetSecrets('prod')).toBe(true)
     expect(store.get('prod')).toEqual({ base_url: PROD.base_url, client_id: 'ci-bot' })
     const text = readFileSync(store.path, 'utf8')
@@ -194,7 +194,7 @@ describe('ProfileStore.remove and forgetSecrets', () => {
   it('remove takes the token cache with the profile', async () => {
     const { store } = openStore()
     await store.save('a', PROD)
-    await store.tokens('a').save(PROD.base_url, { access_token: 'tok' })
+    store.tokens('a').write(PROD.base_url, { access_token: 'tok' }, OWNER)
     expect(await store.remove('a')).toBe(true)
     expect(existsSync(store.tokens('a').path)).toBe(false)
   })
@@ -279,7 +279,7 @@ describe('invalid config files', () => {
       const { dir } = withFile(`{"profiles": {"a": {"client_id": "x", "tokens": ${tokens}}}}`)
       const store = ProfileStore.open(dir)
       expect(store.get('a')).toMatchObject({ client_id: 'x' })
-      expect(store.tokens('a').get('u')).toBeUndefined()
+      expect(store.tokens('a').get('u', OWNER)).toBeUndefined()
     },
   )
 

@@ -1,11 +1,11 @@
-// One token-cache file per profile: tokens/<name>.json beside config.json, written through conf
-// (0600 in a 0700 directory), never touching config.json; and a cache that cannot be read is
+// One token-cache file per profile: tokens/<name>.json beside config.json (0600 in a 0700
+// directory), never touching config.json, each token tagged with the login that got it; and a cache that cannot be read is
 // discarded with one notice instead of blocking the command.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ProfileStore } from '../../src/config/profiles.js'
-import { POSIX, modeOf, useTempDirs } from './helpers.js'
+import { OWNER, POSIX, modeOf, useTempDirs } from './helpers.js'
 
 const tempDir = useTempDirs()
 const V1 = 'https://api.example.com/v1'
@@ -24,23 +24,23 @@ describe('the token cache of a profile', () => {
     const config = readFileSync(store.path, 'utf8')
     const configWritten = statSync(store.path).mtimeMs
 
-    await store.tokens('work').save(V2, { access_token: 'v2-token', expires_at: 1_000 })
-    await store.tokens('work').save(`${V1}/`, { access_token: 'v1-token' })
-    await store.tokens('home').save(V2, { access_token: 'home-token' })
+    store.tokens('work').write(V2, { access_token: 'v2-token', expires_at: 1_000 }, OWNER)
+    store.tokens('work').write(`${V1}/`, { access_token: 'v1-token' }, OWNER)
+    store.tokens('home').write(V2, { access_token: 'home-token' }, OWNER)
 
     const file = path.join(dir, 'tokens', 'work.json')
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
       profile: 'work',
       tokens: {
-        [V2]: { access_token: 'v2-token', expires_at: 1_000 },
-        [V1]: { access_token: 'v1-token' },
+        [V2]: { access_token: 'v2-token', expires_at: 1_000, ...OWNER },
+        [V1]: { access_token: 'v1-token', ...OWNER },
       },
     })
-    expect(store.tokens('work').get(`${V2}//`)).toEqual({
+    expect(store.tokens('work').get(`${V2}//`, OWNER)).toEqual({
       access_token: 'v2-token',
       expires_at: 1_000,
     })
-    expect(store.tokens('home').get(V2)).toEqual({ access_token: 'home-token' })
+    expect(store.tokens('home').get(V2, OWNER)).toEqual({ access_token: 'home-token' })
     // Caching a token rewrote neither the profiles nor the secrets.
     expect(readFileSync(store.path, 'utf8')).toBe(config)
     expect(statSync(store.path).mtimeMs).toBe(configWritten)
@@ -53,10 +53,10 @@ describe('the token cache of a profile', () => {
   it('starts afresh on a new login (only), and is cleared at logout', async () => {
     const { store } = openStore()
     const cache = store.tokens('work')
-    await cache.save(V1, { access_token: 'old' })
-    await cache.save(V2, { access_token: 'new' }, { only: true })
-    expect(cache.get(V1)).toBeUndefined()
-    expect(cache.get(V2)).toEqual({ access_token: 'new' })
+    cache.write(V1, { access_token: 'old' }, OWNER)
+    cache.write(V2, { access_token: 'new' }, OWNER, { only: true })
+    expect(cache.get(V1, OWNER)).toBeUndefined()
+    expect(cache.get(V2, OWNER)).toEqual({ access_token: 'new' })
     expect(cache.clear()).toBe(true)
     expect(existsSync(cache.path)).toBe(false)
     expect(cache.clear()).toBe(false)
@@ -70,7 +70,7 @@ describe('the token cache of a profile', () => {
       cache.path,
       JSON.stringify({ profile: 'Work', tokens: { [V2]: { access_token: 't' } } }),
     )
-    expect(cache.get(V2)).toBeUndefined()
+    expect(cache.get(V2, OWNER)).toBeUndefined()
     expect(existsSync(cache.path)).toBe(true)
     expect(notices).toEqual([])
   })
@@ -84,7 +84,11 @@ describe('a token cache that cannot be read', () => {
     [`{"tokens": {"${V2}": {"token": "t"}}}`, `the token of ${V2} has no access_token string`],
     [
       `{"tokens": {"${V2}": {"access_token": "t", "expires_at": "soon"}}}`,
-      `the expiry of ${V2}'s token is not a number`,
+      `the expiry of ${V2}'s token is not a time`,
+    ],
+    [
+      `{"tokens": {"${V2}": {"access_token": "t", "expires_at": 1e19}}}`,
+      `the expiry of ${V2}'s token is not a time`,
     ],
   ])('%s is discarded with one notice, and the next token is cached', async (text, reason) => {
     const { store, notices } = openStore()
@@ -92,14 +96,14 @@ describe('a token cache that cannot be read', () => {
     mkdirSync(path.dirname(cache.path), { recursive: true })
     writeFileSync(cache.path, text)
 
-    expect(cache.get(V2)).toBeUndefined()
-    expect(cache.get(V2)).toBeUndefined()
+    expect(cache.get(V2, OWNER)).toBeUndefined()
+    expect(cache.get(V2, OWNER)).toBeUndefined()
     expect(notices).toEqual([
       `the token cache of profile work could not be read (${reason}) and was discarded: ${cache.path}`,
     ])
     expect(existsSync(cache.path)).toBe(false)
-    await cache.save(V2, { access_token: 'fresh' })
-    expect(cache.get(V2)).toEqual({ access_token: 'fresh' })
+    cache.write(V2, { access_token: 'fresh' }, OWNER)
+    expect(cache.get(V2, OWNER)).toEqual({ access_token: 'fresh' })
     expect(notices).toHaveLength(1)
   })
 })

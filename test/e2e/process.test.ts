@@ -135,6 +135,7 @@ describe('login, auth status, logout', () => {
       base_url: sandbox().v2,
       client_id: clientId,
       client_secret: clientSecret,
+      login: expect.any(String) as string,
     })
     // The token is cached in a file of the profile's own, so that a refresh never rewrites
     // config.json.
@@ -145,6 +146,8 @@ describe('login, auth status, logout', () => {
         [sandbox().v2]: {
           access_token: expect.stringMatching(/^sbx_v2_/) as string,
           expires_at: expect.any(Number) as number,
+          client_id: clientId,
+          login: stored.profiles.default.login,
         },
       },
     })

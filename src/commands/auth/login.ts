@@ -11,6 +11,7 @@ import { escapeForTerminal } from '../../io/terminal-text.js'
 import { baseUrlProblem } from '../../api/base-url.js'
 import { plainHttpHost } from '../../api/plain-http.js'
 import { describeExpiry } from './expiry.js'
+import { describeMode } from './file-mode.js'
 
 export type Options = {
   clientId?: string
@@ -81,23 +82,26 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
         insecure: opts.insecureStorage === true,
       })
     : await dropKeyringSecret(previous?.keyring_account)
-  await store.save(name, {
-    base_url: baseUrl,
-    client_id: clientId,
-    client_secret: kept.where === 'file' ? secret : undefined,
-    keyring_account: kept.where === 'keyring' ? kept.account : undefined,
-  })
-  // A new login starts the token cache afresh: tokens of the former client are no use.
-  await store
-    .tokens(name)
-    .save(baseUrl!, { access_token: token.access_token, expires_at: expiresAt }, { only: true })
+  // A new login: its own login id, and a token cache holding only its token.
+  await store.login(
+    name,
+    {
+      base_url: baseUrl,
+      client_id: clientId,
+      client_secret: kept.where === 'file' ? secret : undefined,
+      keyring_account: kept.where === 'keyring' ? kept.account : undefined,
+    },
+    baseUrl!,
+    { access_token: token.access_token, expires_at: expiresAt },
+  )
+  const inFile = `${store.path}${describeMode(store.fileMode())}`
   // A secret left in the file for want of a keyring is said in one line that names the choice
   // that silences it (-q silences it too); why there is no keyring is the system's business,
   // shown only under --debug.
   if (kept.where === 'file' && kept.fallback !== undefined && !globals.quiet) {
     if (globals.debug) io.err.write(`debug: OS keyring: ${escapeForTerminal(kept.fallback)}\n`)
     io.err.write(
-      'warning: no OS keyring; the client secret is kept in the config file (mode 0600); ' +
+      `warning: no OS keyring; the client secret is kept in the config file${describeMode(store.fileMode())}; ` +
         '--insecure-storage chooses that without this warning\n',
     )
   }
@@ -110,7 +114,7 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
       kept.where === 'keyring'
         ? '  secret:        stored in the OS keyring'
         : kept.where === 'file'
-          ? `  secret:        stored in ${store.path} (mode 0600)`
+          ? `  secret:        stored in ${inFile}`
           : '  secret:        not stored; run login again when the token expires',
       '',
     ].join('\n'),

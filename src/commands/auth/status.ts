@@ -6,11 +6,13 @@ import { LOGIN_HINT, credentialSource } from '../../cmdutil/connect.js'
 import type { CredentialSource } from '../../cmdutil/connect.js'
 import type { Context } from '../../cmdutil/context.js'
 import { ExitCode, CliError, describeError } from '../../errors.js'
+import { tokenOwner } from '../../config/profiles.js'
 import type { Profile } from '../../config/profiles.js'
 import type { ProfileToken } from '../../config/tokens.js'
 import { put, writeList } from '../../io/output.js'
 import { escapeForTerminal } from '../../io/terminal-text.js'
 import { describeExpiry, instant } from './expiry.js'
+import { describeMode } from './file-mode.js'
 
 // One per profile, in every machine format (contract §3).
 export type ProfileStatus = {
@@ -26,7 +28,7 @@ export type ProfileStatus = {
 
 const SECRET_PLACES: Record<ProfileStatus['secret_storage'], string> = {
   keyring: 'in the OS keyring',
-  config_file: 'in the config file (mode 0600)',
+  config_file: 'in the config file',
   none: 'not stored',
 }
 
@@ -47,12 +49,16 @@ export async function status(ctx: Context): Promise<void> {
     statusOf(name, profile, {
       active: source.kind === 'profile' && name === selected,
       // The token of the profile's own base URL; those of its other versions are cached alike.
-      token: profile.base_url ? store.tokens(name).get(profile.base_url) : undefined,
+      token: profile.base_url
+        ? store.tokens(name).get(profile.base_url, tokenOwner(profile))
+        : undefined,
       now,
     }),
   )
   if (globals.format === 'table' && globals.fields === undefined) {
-    await put(io.out, renderBlocks(records, source, globals.baseUrl, now))
+    const places = { ...SECRET_PLACES }
+    places.config_file += describeMode(store.fileMode())
+    await put(io.out, renderBlocks(records, source, globals.baseUrl, now, places))
   } else {
     await writeList(io, records, {
       format: globals.format,
@@ -124,7 +130,8 @@ function statusOf(
         ? 'config_file'
         : 'none',
     // No expiry stored: the server gave none, so the token serves until it is refused.
-    token_valid: token !== undefined && (expires === undefined || expires > now),
+    token_valid:
+      token !== undefined && token.access_token !== '' && (expires === undefined || expires > now),
     expires_at: expires === undefined ? null : new Date(expires).toISOString(),
   }
 }
@@ -137,13 +144,14 @@ function renderBlocks(
   source: CredentialSource,
   baseUrl: string | undefined,
   now: number,
+  places: typeof SECRET_PLACES,
 ): string {
   const blocks = records.map((record) =>
     block(`${record.profile}${record.active ? ' (active)' : ''}`, [
       ['Base URL', record.base_url ?? 'none'],
       ['API version', record.api_version ?? 'none'],
       ['Client id', record.client_id ?? 'none'],
-      ['Secret', SECRET_PLACES[record.secret_storage]],
+      ['Secret', places[record.secret_storage]],
       ['Token', tokenLine(record, now)],
     ]),
   )

@@ -31,10 +31,14 @@ describe('login', () => {
       base_url: sandbox().v2,
       client_id: clientId(),
       client_secret: secret(),
+      // This login's own id: its tokens carry it, with the client id.
+      login: expect.stringMatching(/^[0-9a-f-]{36}$/) as string,
       tokens: {
         [sandbox().v2]: {
           access_token: expect.stringMatching(/^sbx_v2_/) as string,
           expires_at: expect.any(Number) as number,
+          client_id: clientId(),
+          login: profile.login,
         },
       },
     })
