@@ -48,7 +48,7 @@ export type LockOptions = {
 const LOCK_DEFAULTS = { staleMs: 5_000, timeoutMs: 10_000 }
 // A token request waited for: its holder refreshes the lock's time while it lives (at half of
 // staleMs), so one that died is taken over after staleMs; one alive is waited for at most waitMs.
-const REFRESH_LOCK = { staleMs: 3_000, waitMs: 30_000 }
+const REFRESH_LOCK = { staleMs: 10_000, waitMs: 30_000 }
 const LOCK_RETRY_MS = 40
 
 export type ProfileStoreOptions = {

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ProfileStore } from '../../src/config/profiles.js'
+import { ProfileStore, tokenOwner } from '../../src/config/profiles.js'
 import { OWNER, POSIX, modeOf, useTempDirs } from './helpers.js'
 
 const tempDir = useTempDirs()
@@ -105,5 +105,63 @@ describe('a token cache that cannot be read', () => {
     cache.write(V2, { access_token: 'fresh' }, OWNER)
     expect(cache.get(V2, OWNER)).toEqual({ access_token: 'fresh' })
     expect(notices).toHaveLength(1)
+  })
+})
+
+describe('tokens belong to a login', () => {
+  const PROFILE = { base_url: V2, client_id: 'c', client_secret: 's' }
+  const ownerOf = (store: ProfileStore) => tokenOwner(store.get('work'))!
+
+  it('each login has an id of its own, and its token only', async () => {
+    const { store } = openStore()
+    await store.login('work', PROFILE, V2, { access_token: 'one' })
+    const first = ownerOf(store)
+    await store.login('work', PROFILE, V1, { access_token: 'two' })
+    const second = ownerOf(store)
+    expect(second.login).not.toBe(first.login)
+    expect(store.tokens('work').get(V1, second)).toEqual({ access_token: 'two' })
+    expect(store.tokens('work').get(V2, second)).toBeUndefined()
+    expect(store.tokens('work').get(V1, first)).toBeUndefined()
+  })
+
+  it('a token of another client or another login is not used', async () => {
+    const { store } = openStore()
+    await store.login('work', PROFILE, V2, { access_token: 't' })
+    const owner = ownerOf(store)
+    expect(store.tokens('work').get(V2, owner)).toEqual({ access_token: 't' })
+    expect(store.tokens('work').get(V2, { ...owner, client_id: 'other' })).toBeUndefined()
+    expect(store.tokens('work').get(V2, { ...owner, login: 'other' })).toBeUndefined()
+    expect(store.tokens('work').get(V2, undefined)).toBeUndefined()
+  })
+
+  it('a refresh is stored while its login is the profile’s, and discarded after logout or a new login', async () => {
+    const { store } = openStore()
+    await store.login('work', PROFILE, V2, { access_token: 'login' })
+    const owner = ownerOf(store)
+    expect(await store.saveToken('work', V1, { access_token: 'refreshed' }, owner)).toBe(true)
+    expect(store.tokens('work').get(V1, owner)).toEqual({ access_token: 'refreshed' })
+
+    await store.forgetSecrets('work')
+    expect(tokenOwner(store.get('work'))).toBeUndefined()
+    expect(await store.saveToken('work', V2, { access_token: 'late' }, owner)).toBe(false)
+    expect(existsSync(store.tokens('work').path)).toBe(false)
+
+    await store.login('work', PROFILE, V2, { access_token: 'again' })
+    expect(await store.saveToken('work', V2, { access_token: 'late' }, owner)).toBe(false)
+    expect(store.tokens('work').get(V2, ownerOf(store))).toEqual({ access_token: 'again' })
+  })
+
+  it('a profile an earlier chamberctl logged in keeps its login while it keeps a secret', () => {
+    expect(tokenOwner({ client_id: 'c', client_secret: 's' })).toEqual({
+      client_id: 'c',
+      login: '',
+    })
+    expect(tokenOwner({ client_id: 'c', keyring_account: 'a' })).toEqual({
+      client_id: 'c',
+      login: '',
+    })
+    // After logout: only where and as whom to log in again.
+    expect(tokenOwner({ client_id: 'c', base_url: V2 })).toBeUndefined()
+    expect(tokenOwner({ client_id: 'c', login: 'l' })).toEqual({ client_id: 'c', login: 'l' })
   })
 })
