@@ -119,7 +119,7 @@ export function ensurePrivateDir(
   if (!stats.isDirectory()) throw notADirectory(dir, dir, role)
   // Windows has no POSIX owners or modes; the user's profile directory is private there.
   if (platform === 'win32') return
-  const problem = privacyProblem(stats)
+  const problem = privacyProblem(stats, platform)
   if (problem === 'owner') {
     throw new CliError(
       `refusing the ${role.name} ${dir}: it belongs to uid ${stats.uid}, not to you (uid ${process.getuid!()}); ` +
@@ -143,10 +143,14 @@ export function ensurePrivateDir(
 }
 
 // Why a directory or file is not private to the user, if it is not: another owner, or write
-// access for the group or the world. Reading the answer costs nothing more than the stat.
-export function privacyProblem(stats: Stats): 'owner' | 'writable' | undefined {
-  const uid = process.getuid?.()
-  if (uid !== undefined && stats.uid !== uid) return 'owner'
+// access for the group or the world. Reading the answer costs nothing more than the stat. Windows
+// has no POSIX owners or modes (every file there reads as 0666): nothing to tell.
+export function privacyProblem(
+  stats: Stats,
+  platform: NodeJS.Platform = process.platform,
+): 'owner' | 'writable' | undefined {
+  if (platform === 'win32') return undefined
+  if (stats.uid !== process.getuid!()) return 'owner'
   return (stats.mode & 0o022) === 0 ? undefined : 'writable'
 }
 

@@ -8,6 +8,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
+import type { Stats } from 'node:fs'
 import { userInfo } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -18,6 +19,7 @@ import {
   configDir,
   ensureConfigDir,
   ensurePrivateDir,
+  privacyProblem,
   writePrivateFile,
 } from '../../src/config/dir.js'
 import { POSIX, modeOf, useTempDirs } from './helpers.js'
@@ -206,6 +208,20 @@ describe.runIf(POSIX)('ensureConfigDir', () => {
     chmodSync(dir, 0o755)
     ensureConfigDir(dir, 'win32')
     expect(modeOf(dir)).toBe(0o755)
+  })
+})
+
+describe('privacyProblem', () => {
+  // Every file on Windows reads as 0666, owned by uid 0: there is nothing to tell there.
+  it('finds none on Windows', () => {
+    expect(privacyProblem({ mode: 0o100666, uid: 0 } as Stats, 'win32')).toBeUndefined()
+  })
+
+  it.runIf(POSIX)('names another owner, then write access of others', () => {
+    const uid = process.getuid!()
+    expect(privacyProblem({ mode: 0o100600, uid: uid + 1 } as Stats, 'linux')).toBe('owner')
+    expect(privacyProblem({ mode: 0o100620, uid } as Stats, 'linux')).toBe('writable')
+    expect(privacyProblem({ mode: 0o100644, uid } as Stats, 'linux')).toBeUndefined()
   })
 })
 
