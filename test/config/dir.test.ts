@@ -11,7 +11,9 @@ import {
 import type { Stats } from 'node:fs'
 import { userInfo } from 'node:os'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+
+afterEach(() => void vi.unstubAllEnvs())
 import { CliError } from '../../src/errors.js'
 import {
   CACHE_DIR,
@@ -75,7 +77,9 @@ describe('configDir', () => {
     )
   })
 
+  // os.homedir() returns the process's HOME as it is, empty too.
   it('treats an empty HOME as unset: the home the system knows, never the current directory', () => {
+    vi.stubEnv('HOME', '')
     const home = userInfo().homedir
     expect(configDir({ HOME: '' }, 'linux')).toBe(path.posix.join(home, '.config', 'chamberctl'))
     expect(cacheDir({ HOME: '' }, 'linux')).toBe(path.posix.join(home, '.cache', 'chamberctl'))
