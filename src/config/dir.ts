@@ -239,7 +239,9 @@ export function writePrivateFile(file: string, data: string | Buffer): void {
       // Never made: the directory refused it.
     }
     if (error instanceof CliError) throw error
-    throw new CliError(`cannot write ${file}: ${describeSystemError(error)}`)
+    throw new CliError(
+      `cannot write ${file}: ${describeSystemError(error)}; ${path.dirname(file)} must be a directory you can write`,
+    )
   }
 }
 

@@ -247,6 +247,14 @@ describe.runIf(POSIX)('writePrivateFile', () => {
     expect(readdirSync(dir)).toEqual(['config.json'])
   })
 
+  // Where nothing can be written, whoever the user is (root included).
+  it.runIf(process.platform === 'linux')('says what it could not write, and what to fix', () => {
+    const file = path.join('/proc', `chamberctl-${process.pid}.json`)
+    expect(() => writePrivateFile(file, 'x')).toThrow(
+      new RegExp(`^cannot write ${file}: .*; /proc must be a directory you can write$`),
+    )
+  })
+
   it('refuses a symbolic link, leaving the file it points to as it was', () => {
     const dir = tempDir()
     const target = path.join(tempDir(), 'theirs.json')
