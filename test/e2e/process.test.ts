@@ -1,6 +1,14 @@
 // The built binary as a process: stdin that is not a TTY, login/status/logout with files on disk,
 // and `chamberctl sandbox` as a long-running child stopped by SIGTERM.
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
@@ -72,6 +80,38 @@ describe.skipIf(TESTING_BINARY)('the V8 code caches the launcher writes after a 
     expect(readFileSync(path.join(dir, file!)).equals(Buffer.alloc(good.length, 7))).toBe(false)
   })
 })
+
+// A code cache runs as the user's own code: one that others could have changed is not read,
+// and none is written where others could change it; silently, as it only costs speed.
+describe.skipIf(TESTING_BINARY || process.platform === 'win32')(
+  'the V8 code caches, where others could change them',
+  () => {
+    it('a cache others can write to is not read (and is replaced), silently', async () => {
+      const cache = tempDir()
+      const env = { XDG_CACHE_HOME: cache }
+      const first = await runCli(['chambers', '--help'], { configDir: tempDir(), env })
+      const dir = path.join(cache, 'chamberctl', 'v8')
+      const [file] = readdirSync(dir)
+      chmodSync(path.join(dir, file!), 0o622)
+      const again = await runCli(['chambers', '--help'], { configDir: tempDir(), env })
+      expect(again).toEqual(first)
+      expect(statSync(path.join(dir, file!)).mode & 0o777).toBe(0o600)
+    })
+
+    it('none is written into a cache directory others can write to, silently', async () => {
+      const cache = tempDir()
+      mkdirSync(path.join(cache, 'chamberctl'), { mode: 0o777 })
+      chmodSync(path.join(cache, 'chamberctl'), 0o777)
+      const run = await runCli(['chambers', '--help'], {
+        configDir: tempDir(),
+        env: { XDG_CACHE_HOME: cache },
+      })
+      expect(run.code).toBe(0)
+      expect(run.stderr).toBe('')
+      expect(readdirSync(path.join(cache, 'chamberctl'))).toEqual([])
+    })
+  },
+)
 
 describe('stdin that is not a TTY', () => {
   it.each(['ignore', 'closed', 'open'] as const)(
