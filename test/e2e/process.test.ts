@@ -67,19 +67,25 @@ describe.skipIf(TESTING_BINARY)('the V8 code caches the launcher writes after a 
   })
 
   it('replaces a cache V8 rejects, and the run is not disturbed by it', async () => {
-    const cache = tempDir()
-    const env = { XDG_CACHE_HOME: cache }
-    const first = await runCli(['chambers', '--help'], { configDir: tempDir(), env })
-    const dir = path.join(cache, 'chamberctl', 'v8')
-    const [file] = readdirSync(dir)
-    const good = readFileSync(path.join(dir, file!))
-    writeFileSync(path.join(dir, file!), Buffer.alloc(good.length, 7))
+    const { env, first, dir, file } = await firstCache()
+    const good = readFileSync(path.join(dir, file))
+    writeFileSync(path.join(dir, file), Buffer.alloc(good.length, 7))
     const again = await runCli(['chambers', '--help'], { configDir: tempDir(), env })
     expect(again).toEqual(first)
     expect(readdirSync(dir)).toEqual([file])
-    expect(readFileSync(path.join(dir, file!)).equals(Buffer.alloc(good.length, 7))).toBe(false)
+    expect(readFileSync(path.join(dir, file)).equals(Buffer.alloc(good.length, 7))).toBe(false)
   })
 })
+
+// `chambers --help` in a new cache directory of its own: the run, and the one cache it wrote.
+async function firstCache() {
+  const env = { XDG_CACHE_HOME: tempDir() }
+  const first = await runCli(['chambers', '--help'], { configDir: tempDir(), env })
+  const dir = path.join(env.XDG_CACHE_HOME, 'chamberctl', 'v8')
+  const [file, ...others] = readdirSync(dir)
+  expect(others).toEqual([])
+  return { env, first, dir, file: file! }
+}
 
 // A code cache runs as the user's own code: one that others could have changed is not read,
 // and none is written where others could change it; silently, as it only costs speed.
@@ -87,15 +93,11 @@ describe.skipIf(TESTING_BINARY || process.platform === 'win32')(
   'the V8 code caches, where others could change them',
   () => {
     it('a cache others can write to is not read (and is replaced), silently', async () => {
-      const cache = tempDir()
-      const env = { XDG_CACHE_HOME: cache }
-      const first = await runCli(['chambers', '--help'], { configDir: tempDir(), env })
-      const dir = path.join(cache, 'chamberctl', 'v8')
-      const [file] = readdirSync(dir)
-      chmodSync(path.join(dir, file!), 0o622)
+      const { env, first, dir, file } = await firstCache()
+      chmodSync(path.join(dir, file), 0o622)
       const again = await runCli(['chambers', '--help'], { configDir: tempDir(), env })
       expect(again).toEqual(first)
-      expect(statSync(path.join(dir, file!)).mode & 0o777).toBe(0o600)
+      expect(statSync(path.join(dir, file)).mode & 0o777).toBe(0o600)
     })
 
     it('none is written into a cache directory others can write to, silently', async () => {
