@@ -71,7 +71,14 @@ export async function clientFor(
             return answer
           }
         : undefined,
-    share: connection.share,
+    // A token another process stored is a secret of this one too.
+    share:
+      connection.share &&
+      (async (replacing, fetch) => {
+        const shared = await connection.share!(replacing, fetch)
+        ctx.secrets.add(shared.token)
+        return shared
+      }),
     hint: connection.hint ?? LOGIN_HINT,
   })
   // undici's proxy agent is loaded only for a proxy the environment names.

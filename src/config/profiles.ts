@@ -41,8 +41,6 @@ export type LockOptions = {
   staleMs?: number
   // Give up after about this long.
   timeoutMs?: number
-  // The lock of a token refresh (see refreshing).
-  refresh?: { staleMs?: number; waitMs?: number }
 }
 
 const LOCK_DEFAULTS = { staleMs: 5_000, timeoutMs: 10_000 }
@@ -208,7 +206,7 @@ export class ProfileStore {
   // cannot be taken at all costs only the extra token request.
   async refreshing<T>(name: string, refresh: () => Promise<T>): Promise<T> {
     const cache = this.tokens(name)
-    const { staleMs, waitMs } = { ...REFRESH_LOCK, ...this.lockOptions.refresh }
+    const { staleMs, waitMs } = REFRESH_LOCK
     let release: (() => Promise<void>) | undefined
     try {
       ensureConfigDir(path.dirname(cache.path))
@@ -319,7 +317,7 @@ export class ProfileStore {
     }
   }
 
-  // Losing every saved profile to a file conf could not parse is worse than asking the user to
+  // Losing every saved profile to a file that could not be parsed is worse than asking the user to
   // fix one typo: a file that does not parse is reported, never replaced.
   private write(values: Record<string, unknown>): void {
     writeKeys(this.path, values, (text) => parseTopLevel(text, this.path))
