@@ -11,7 +11,6 @@
 // back: two processes updating different profiles both keep their change.
 //
 // Reading is a plain read of the file: every command that talks to the API reads its profile.
-import { randomUUID } from 'node:crypto'
 import { chmodSync, lstatSync, readFileSync } from 'node:fs'
 import type { Stats } from 'node:fs'
 import path from 'node:path'
@@ -173,7 +172,9 @@ export class ProfileStore {
   // discarded (saveToken).
   async login(name: string, profile: Profile, baseUrl: string, token: ProfileToken): Promise<void> {
     assertProfileName(name)
-    const written = { ...withoutUndefined(profile), login: randomUUID() }
+    // node:crypto only here: every command reads this module, and only login needs an id.
+    const id = process.getBuiltinModule('node:crypto').randomUUID()
+    const written = { ...withoutUndefined(profile), login: id }
     await this.mutate((profiles) => {
       profiles[name] = written
       const owner = tokenOwner(written)
