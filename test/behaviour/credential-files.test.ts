@@ -132,7 +132,7 @@ describe.runIf(POSIX)('the config directory', () => {
     expect(code, stderr).toBe(1)
     const journals = path.join(dir, 'journals')
     expect(stderr).toContain(
-      `"message":"the config directory ${journals} is not a directory: move that file away, or set CHAMBERCTL_CONFIG_DIR to another directory"`,
+      `"message":"${journals} is a file, where chamberctl keeps the journals of bulk runs; move or remove it, then run the command again"`,
     )
     expect(stderr).not.toContain('"code":"internal"')
   })
