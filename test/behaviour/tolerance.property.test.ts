@@ -6,24 +6,13 @@
 // every output format through undici's MockAgent: it must exit 0, print every record, and print
 // in JSON exactly what the server sent.
 import { parse as parseCsv } from 'csv-parse/sync'
-import { existsSync, readFileSync } from 'node:fs'
-import path from 'node:path'
 import { MockAgent } from 'undici'
-import { parse as parseYaml } from 'yaml'
 import { afterAll, describe, expect, it } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import fc from '../helpers/fast-check.js'
-import { ROOT } from '../helpers/run-cli.js'
+import { openApi as doc } from '../helpers/openapi.js'
+import type { Schema } from '../helpers/openapi.js'
 import { createTestIO } from '../helpers/test-io.js'
-
-const SPEC = process.env.CHAMBERCTL_OPENAPI ?? path.resolve(ROOT, 'spec', 'openapi.yaml')
-if (!existsSync(SPEC)) {
-  throw new Error(`the spec's OpenAPI document is not at ${SPEC}: set CHAMBERCTL_OPENAPI`)
-}
-type Schema = Record<string, unknown>
-const doc = parseYaml(readFileSync(SPEC, 'utf8')) as {
-  components: { schemas: Record<string, Schema> }
-}
 
 // Cases per command; each case runs the command in all five formats.
 const RUNS = 25
