@@ -5,9 +5,12 @@
 #     and /v2, ROUNDS rounds (default 20): zero failures.
 #  2. Prism's validation proxy (--errors) in front of the sandbox, the same commands through it:
 #     zero violations, so the sandbox's answers and our requests both match the document.
+#  3. Through that proxy (and a second one, in front of a sandbox started with --fail-rate 1),
+#     every route of the document with every status the sandbox serves for it
+#     (scripts/conformance-statuses.mjs): each as expected, and no violation.
 # Prism comes from the shared tools (../shared/tools/prism, or $CHAMBERCTL_PRISM_TOOLS), which
 # install it into ~/.cache/chamberctl-prism when missing. Loopback ports: $CONFORMANCE_PORT and
-# the two after it (default 4171..4173).
+# the four after it (default 4171..4175).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools="${CHAMBERCTL_PRISM_TOOLS:-$PWD/../shared/tools/prism}"
@@ -43,16 +46,28 @@ wait_for "$port" "$logs/mock.log"
 
 sandbox_port=$((port + 1))
 proxy_port=$((port + 2))
+failing_port=$((port + 3))
+failing_proxy_port=$((port + 4))
 echo "== Prism validation proxy (port $proxy_port) in front of the sandbox (port $sandbox_port)"
 CHAMBERCTL_CONFIG_DIR="$logs/config" "$node" bin/chamberctl.cjs sandbox --port "$sandbox_port" \
   --data "$logs/sandbox.db" -q >"$logs/sandbox.log" 2>&1 &
 pids+=($!)
 "$tools/proxy.sh" "http://127.0.0.1:$sandbox_port" "$proxy_port" >"$logs/proxy.log" 2>&1 &
 pids+=($!)
+# Started now so that Prism's start overlaps the runs below; used by step 3.
+CHAMBERCTL_CONFIG_DIR="$logs/config-failing" "$node" bin/chamberctl.cjs sandbox --port "$failing_port" \
+  --fail-rate 1 -q >"$logs/sandbox-failing.log" 2>&1 &
+pids+=($!)
+"$tools/proxy.sh" "http://127.0.0.1:$failing_port" "$failing_proxy_port" >"$logs/proxy-failing.log" 2>&1 &
+pids+=($!)
 wait_for "$sandbox_port" "$logs/sandbox.log"
 wait_for "$proxy_port" "$logs/proxy.log"
 CHAMBERCTL_CLIENT_ID=sandbox-client CHAMBERCTL_CLIENT_SECRET=sandbox-secret \
   "$node" scripts/conformance-run.mjs "http://127.0.0.1:$proxy_port" "${CONFORMANCE_PROXY_ROUNDS:-1}" ch_0001
+echo "== every route and status of the sandbox through Prism's proxy (--fail-rate 1: port $failing_proxy_port)"
+wait_for "$failing_port" "$logs/sandbox-failing.log"
+wait_for "$failing_proxy_port" "$logs/proxy-failing.log"
+"$node" scripts/conformance-statuses.mjs "http://127.0.0.1:$proxy_port" "http://127.0.0.1:$failing_proxy_port"
 echo "== the end-to-end tests, each file's sandbox behind a Prism validation proxy"
 # npx: vitest under the project's Node (the sandbox needs node:sqlite).
 mkdir -p "$logs/e2e"
@@ -62,8 +77,8 @@ CHAMBERCTL_TEST_PRISM_PROXY="$tools/proxy.sh" CHAMBERCTL_TEST_PRISM_LOGS="$logs/
 # Prism logs a broken request or answer as a violation or a request terminated with an error;
 # left aside: the readiness probes' `GET /` (no path matches it) and answers whose status the
 # document does not list (the spec leaves other failures' statuses open: the sandbox's 413 for
-# an oversized body, which a test sends on purpose).
-cat "$logs/proxy.log" "$logs"/e2e/*.log |
+# an oversized body, which a test sends on purpose, and the 429, 500 and 503 of --fail-rate).
+cat "$logs/proxy.log" "$logs/proxy-failing.log" "$logs"/e2e/*.log |
   grep -Ei 'violation|terminated with error' |
   grep -v '\] get / ' |
   grep -v 'Unable to match the returned status code' >"$logs/violations" || true

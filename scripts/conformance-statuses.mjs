@@ -1,0 +1,181 @@
+// The sandbox's answers through Prism's validation proxy (--errors), route by route and status
+// by status: every operation of the spec's OpenAPI document on /v1 and /v2 with each status the
+// document lists for it (200/201, 401, 404, 422), the statuses the spec leaves open that the
+// sandbox serves (413 for an oversized body; 429, 500 and 503 from a second sandbox started with
+// --fail-rate 1), each sent as a request the document allows, so that it reaches the sandbox.
+// An answer fails when its status is not the one expected, when Prism answered it itself (a
+// problem+json of stoplight.io/prism/errors: our request broke the document, or, with
+// --errors, the sandbox's answer did: a 500 #VIOLATIONS), or when Prism's `sl-violations`
+// header names anything but "Unable to match the returned status code" for a status the
+// document does not list.
+//   node scripts/conformance-statuses.mjs PROXY_ROOT FAILING_PROXY_ROOT
+// Run by scripts/conformance.sh, which starts both sandboxes (default credentials) and proxies.
+//
+// What cannot be checked this way: the sandbox's answers to requests the document itself refuses
+// (no token, per_page=500, a missing field, malformed JSON, another content type): Prism answers
+// those (401, 422, 400) without forwarding them. test/sandbox/openapi.property.test.ts sends
+// them to the sandbox directly.
+const [root, failingRoot] = process.argv.slice(2)
+if (!root || !failingRoot) {
+  throw new Error('usage: conformance-statuses.mjs PROXY_ROOT FAILING_PROXY_ROOT')
+}
+const CREDENTIALS = {
+  client_id: 'sandbox-client',
+  client_secret: 'sandbox-secret',
+  grant_type: 'client_credentials',
+}
+const CHAMBER = 'ch_0001'
+// Past the sandbox's 1 MiB body limit, in a body the document allows.
+const OVERSIZED = { name: 'x'.repeat(1024 * 1024 + 1), type: 'hq', address: {} }
+const UNMATCHED = /^Unable to match the returned status code/
+
+// A request: version, method, path (query included), what to send and the status expected.
+// token: 'own' (default), 'garbage' (a bearer token the sandbox never issued: Prism checks only
+// that one is there), or none on the token route.
+const cases = []
+const add = (version, method, path, expect, options = {}) =>
+  cases.push({ version, method, path, expect, ...options })
+
+for (const version of ['v1', 'v2']) {
+  add(version, 'POST', '/auth/token', 200, { json: CREDENTIALS })
+  add(version, 'POST', '/auth/token', 200, {
+    json: { grant_type: 'client_credentials' },
+    basic: ['sandbox-client', 'sandbox-secret'],
+  })
+  add(version, 'POST', '/auth/token', 401, { json: { ...CREDENTIALS, client_secret: 'wrong' } })
+  add(version, 'POST', '/auth/token', 401, {
+    json: { grant_type: 'client_credentials' },
+    basic: ['sandbox-client', 'wrong'],
+  })
+  add(version, 'GET', '/chambers', 200)
+  add(version, 'GET', '/chambers?page=2&per_page=3', 200)
+  add(version, 'GET', '/chambers?page=999&per_page=100', 200)
+  add(version, 'GET', '/chambers', 401, { token: 'garbage' })
+  add(version, 'GET', `/chambers/${CHAMBER}`, 200)
+  add(version, 'GET', '/chambers/no-such-chamber', 404)
+  add(version, 'GET', `/chambers/${CHAMBER}`, 401, { token: 'garbage' })
+  add(version, 'GET', `/chambers/${CHAMBER}/members?per_page=100`, 200)
+  add(version, 'GET', `/chambers/${CHAMBER}/members?page=3&per_page=7`, 200)
+  add(version, 'GET', '/chambers/no-such-chamber/members', 404)
+  add(version, 'GET', `/chambers/${CHAMBER}/members`, 401, { token: 'garbage' })
+}
+// v2's own operations and parameters.
+add('v2', 'GET', '/chambers?filter[type]=hq&filter[status]=active&sort=-name', 200)
+add('v2', 'GET', '/chambers?filter[type]=subsidiary&sort=created_at', 200)
+add('v2', 'GET', `/chambers/${CHAMBER}?include=members`, 200)
+add('v2', 'GET', `/chambers/${CHAMBER}?include=members,events`, 200)
+add('v2', 'GET', `/chambers/${CHAMBER}/members?filter[status]=pending&sort=-joined_at`, 200)
+add('v2', 'GET', `/chambers/${CHAMBER}/events`, 200)
+add(
+  'v2',
+  'GET',
+  `/chambers/${CHAMBER}/events?filter[status]=upcoming&filter[date_from]=2024-01-01&filter[date_to]=2030-12-31T23:59:59Z&per_page=5`,
+  200,
+)
+add('v2', 'GET', '/chambers/no-such-chamber/events', 404)
+add('v2', 'GET', `/chambers/${CHAMBER}/events`, 401, { token: 'garbage' })
+add('v2', 'POST', '/chambers', 201, {
+  json: { name: 'Conformance HQ', type: 'hq', address: { city: 'Berlin' } },
+})
+add('v2', 'POST', '/chambers', 201, {
+  json: { name: 'Conformance Sub', type: 'subsidiary', hq_id: CHAMBER, address: {} },
+})
+// Valid by the document, refused by the sandbox: a subsidiary of a chamber that does not exist.
+add('v2', 'POST', '/chambers', 422, {
+  json: { name: 'Orphan', type: 'subsidiary', hq_id: 'no-such-chamber', address: {} },
+})
+add('v2', 'POST', '/chambers', 401, {
+  token: 'garbage',
+  json: { name: 'x', type: 'hq', address: {} },
+})
+add('v2', 'POST', '/chambers', 413, { json: OVERSIZED })
+const member = {
+  name: 'Ada Lovelace',
+  // Once per run: the sandbox may have served earlier runs.
+  email: `ada.${process.pid}@example.com`,
+  membership_type: 'standard',
+  phone: '+49 30 1234',
+}
+add('v2', 'POST', `/chambers/${CHAMBER}/members`, 201, { json: member })
+// The same address again in the same chamber.
+add('v2', 'POST', `/chambers/${CHAMBER}/members`, 422, { json: member })
+add('v2', 'POST', '/chambers/no-such-chamber/members', 404, { json: member })
+add('v2', 'POST', `/chambers/${CHAMBER}/members`, 401, { token: 'garbage', json: member })
+add('v2', 'POST', `/chambers/${CHAMBER}/members`, 413, {
+  json: { ...member, name: OVERSIZED.name },
+})
+
+const tokens = {}
+let sent = 0
+async function send(base, c) {
+  sent++
+  const headers = {}
+  let token = c.token ?? 'own'
+  if (c.path !== '/auth/token') {
+    if (token === 'own') token = tokens[c.version] ??= await issue(base, c.version)
+    headers.authorization = `Bearer ${token}`
+  }
+  if (c.basic) {
+    headers.authorization = `Basic ${Buffer.from(c.basic.join(':')).toString('base64')}`
+  }
+  let body
+  if (c.json !== undefined) {
+    body = JSON.stringify(c.json)
+    headers['content-type'] = 'application/json'
+  }
+  const response = await fetch(`${base}/${c.version}${c.path}`, { method: c.method, headers, body })
+  return {
+    status: response.status,
+    type: response.headers.get('content-type') ?? '',
+    violations: JSON.parse(response.headers.get('sl-violations') ?? '[]'),
+    text: await response.text(),
+  }
+}
+
+async function issue(base, version) {
+  const answer = await send(base, {
+    version,
+    method: 'POST',
+    path: '/auth/token',
+    json: CREDENTIALS,
+  })
+  if (answer.status !== 200)
+    throw new Error(`POST /${version}/auth/token answered ${answer.status}`)
+  return JSON.parse(answer.text).access_token
+}
+
+const failures = []
+const seen = new Set()
+function check(c, answer, expected) {
+  const what = `${c.method} /${c.version}${c.path.slice(0, 80)} → ${answer.status}`
+  const problems = []
+  if (!expected.includes(answer.status)) problems.push(`expected ${expected.join(' or ')}`)
+  if (/problem\+json/.test(answer.type) || /stoplight\.io\/prism\/errors/.test(answer.text)) {
+    problems.push(`answered by Prism: ${answer.text.slice(0, 300)}`)
+  }
+  for (const v of answer.violations) {
+    if (!UNMATCHED.test(v.message))
+      problems.push(`violation: ${v.location?.join('.')}: ${v.message}`)
+  }
+  if (problems.length) failures.push(`${what}: ${problems.join('; ')}`)
+  seen.add(`${c.method} /${c.version}${c.path.replace(/\?.*/, '')} ${answer.status}`)
+}
+
+for (const c of cases) check(c, await send(root, c), [c.expect])
+
+// The injected failures: each request is answered 500, 503 or 429 at random; sent until each
+// of the three has come (at most 60 requests: a chance of missing one below 1e-10).
+const injected = new Set()
+const failing = { version: 'v2', method: 'GET', path: '/chambers', token: 'garbage' }
+for (let i = 0; i < 60 && injected.size < 3; i++) {
+  const answer = await send(failingRoot, failing)
+  check(failing, answer, [429, 500, 503])
+  injected.add(answer.status)
+}
+if (injected.size < 3) failures.push(`--fail-rate 1 answered only ${[...injected].join(', ')}`)
+
+for (const f of failures.slice(0, 20)) console.error(`FAIL ${f}`)
+console.log(
+  `prism proxy statuses: ${sent} requests, ${seen.size} route × status pairs, ${failures.length} failures`,
+)
+process.exitCode = failures.length ? 1 : 0
