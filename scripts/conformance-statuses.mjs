@@ -59,6 +59,11 @@ for (const version of ['v1', 'v2']) {
   add(version, 'GET', '/chambers/no-such-chamber/members', 404)
   add(version, 'GET', `/chambers/${CHAMBER}/members`, 401, { token: 'garbage' })
 }
+// v2's sort and include on v1 (Prism's v1 document lacks them, so they reach the sandbox): the
+// spec lets a v1 server ignore them (200); the sandbox answers 422 until issue 34 item 2, on
+// another branch, ignores them without --strict. Tighten to 200 once that is merged.
+add('v1', 'GET', '/chambers?sort=-name', [200, 422])
+add('v1', 'GET', `/chambers/${CHAMBER}?include=members`, [200, 422])
 // v2's own operations and parameters.
 add('v2', 'GET', '/chambers?filter[type]=hq&filter[status]=active&sort=-name', 200)
 add('v2', 'GET', '/chambers?filter[type]=subsidiary&sort=created_at', 200)
@@ -161,7 +166,7 @@ function check(c, answer, expected) {
   seen.add(`${c.method} /${c.version}${c.path.replace(/\?.*/, '')} ${answer.status}`)
 }
 
-for (const c of cases) check(c, await send(root, c), [c.expect])
+for (const c of cases) check(c, await send(root, c), [c.expect].flat())
 
 // The injected failures: each request is answered 500, 503 or 429 at random; sent until each
 // of the three has come (at most 60 requests: a chance of missing one below 1e-10).
