@@ -64,8 +64,7 @@ const operation = (id: string) => operations.find((op) => op.id === id)!
 const parameterSchema = (op: Operation, name: string) =>
   op.parameters.find((p) => p.name === name)?.schema as Schema | undefined
 const enumOf = (schema: Schema | undefined) => (resolveRef(schema ?? {}).enum ?? []) as string[]
-const itemsOf = (schema: Schema | undefined) =>
-  enumOf((schema?.items as Schema | undefined) ?? undefined)
+const itemsOf = (schema: Schema | undefined) => enumOf(schema?.items as Schema | undefined)
 
 // The document's refs point into components; ajv gets components as one schema of its own.
 const ajv = new Ajv2020({ allErrors: true, strict: false })
@@ -115,10 +114,7 @@ const KNOWN = {
   chambers: [] as string[],
   hqs: [] as string[],
 }
-const unknownId = fc
-  .string({ minLength: 1, maxLength: 10 })
-  .map((s) => `no-such-${s}`)
-  .filter((s) => !s.includes('/'))
+const unknownId = fc.string({ minLength: 1, maxLength: 10 }).map((s) => `no-such-${s}`)
 // Chambers are read from the sandbox in beforeAll, so they are picked when a case is generated.
 const chamberId = fc.constant(null).chain(() => fc.constantFrom(...KNOWN.chambers))
 const hqId = fc.constant(null).chain(() => fc.constantFrom(...KNOWN.hqs))
@@ -331,14 +327,16 @@ function requests(op: Operation, version: ApiVersion): fc.Arbitrary<Request> {
         // An unsupported grant type: RFC 6749 §5.2 answers 400; the spec shows no status.
         fc.record({
           fault: fc.constant('grant type'),
-          json: anyJson.map((g) => ({
-            client_id: 'sandbox-client',
-            client_secret: 'sandbox-secret',
-            grant_type: g,
-          })),
+          json: anyJson
+            .filter((g) => g !== 'client_credentials')
+            .map((g) => ({
+              client_id: 'sandbox-client',
+              client_secret: 'sandbox-secret',
+              grant_type: g,
+            })),
           expect: fc.constant([400]),
         }),
-        rawBodies.filter((r) => r.fault !== 'oversized body'),
+        rawBodies,
       )
     case 'listChambers':
     case 'listMembers':
@@ -555,4 +553,5 @@ it(`answers every generated request as the OpenAPI document says (${RUNS} runs)`
     op.versions.flatMap((version) => op.statuses.map((status) => `${version} ${op.id} ${status}`)),
   )
   expect(documented.filter((d) => !seen.has(d))).toEqual([])
-})
+  // About 2 s alone; the limit only catches a hang, with room for a loaded machine.
+}, 60_000)
