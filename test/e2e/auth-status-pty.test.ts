@@ -1,7 +1,14 @@
 // `auth status` as a person at an 80-column terminal sees it: every value whole, every line
 // within the width, whatever lengths the profiles hold.
 import { describe, expect, it } from 'vitest'
-import { loginArgs, patchProfile, runMain, useSandbox, useTempDirs } from '../helpers/cli.js'
+import {
+  loginArgs,
+  patchProfile,
+  patchToken,
+  runMain,
+  useSandbox,
+  useTempDirs,
+} from '../helpers/cli.js'
 import { HAVE_PTY, startPty } from '../helpers/pty.js'
 
 const sandbox = useSandbox()
@@ -17,9 +24,11 @@ describe.skipIf(!HAVE_PTY)('auth status in an 80-column pseudo-terminal', () => 
     expect((await runMain([...loginArgs(sandbox()), '--profile', name], { env, stdin })).code).toBe(
       0,
     )
-    // Only the token is needed for the check, so the client id can be any length.
+    // Only the token is needed for the check, so the client id can be any length; the cached
+    // token is the login's of that client id, or the profile would not use it.
     const clientId = `integration-${'x'.repeat(40)}-client`
     patchProfile(dir, { client_id: clientId }, name)
+    patchToken(dir, { client_id: clientId }, name)
 
     const session = startPty(['auth', 'status'], {
       env: { TERM: 'xterm', HOME: dir, CHAMBERCTL_CONFIG_DIR: dir },

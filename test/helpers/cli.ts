@@ -24,7 +24,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import type { Profile } from '../../src/config/profiles.js'
 import { tokenKey } from '../../src/config/tokens.js'
-import type { ProfileToken } from '../../src/config/tokens.js'
+import type { ProfileToken, TokenOwner } from '../../src/config/tokens.js'
 import { demoDataset } from '../../src/sandbox/demo-data.js'
 import { startSandbox } from '../../src/sandbox/server.js'
 import type { RequestLogEntry, Sandbox, SandboxOptions } from '../../src/sandbox/server.js'
@@ -337,7 +337,7 @@ export function tokenOf(
 // Edits the token a profile has cached for its own base URL (or another one).
 export function patchToken(
   dir: string,
-  patch: Partial<ProfileToken>,
+  patch: Partial<ProfileToken & TokenOwner>,
   name = 'default',
   baseUrl?: string,
 ): void {
