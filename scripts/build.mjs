@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { createRequire, isBuiltin } from 'node:module'
-import { join } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { bundledPackages, thirdPartyNotices } from './notices.mjs'
@@ -189,19 +189,22 @@ const keyringAtRunTime = {
 }
 
 // `import text from './page.md?raw'`: the file's text, as Vite (and so the tests) reads it. The
-// manual is written in Markdown beside the code and bundled into the chunk that prints it.
+// manual is written in Markdown beside the code and bundled into the chunk that prints it. Named by
+// its path in the project, which the source map and the metafile carry: an absolute one would ship
+// the build machine's directory to users and make builds in two directories differ.
 const rawText = {
   name: 'raw-text',
   setup(build) {
     build.onResolve({ filter: /\?raw$/ }, (args) => ({
-      path: join(args.resolveDir, args.path.slice(0, -'?raw'.length)),
+      path: relative(root, join(args.resolveDir, args.path.slice(0, -'?raw'.length)))
+        .split(sep)
+        .join('/'),
       namespace: 'raw-text',
     }))
-    build.onLoad({ filter: /.*/, namespace: 'raw-text' }, async (args) => ({
-      contents: await readFile(args.path, 'utf8'),
-      loader: 'text',
-      watchFiles: [args.path],
-    }))
+    build.onLoad({ filter: /.*/, namespace: 'raw-text' }, async (args) => {
+      const file = join(root, args.path)
+      return { contents: await readFile(file, 'utf8'), loader: 'text', watchFiles: [file] }
+    })
   },
 }
 

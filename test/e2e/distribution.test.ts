@@ -59,6 +59,15 @@ describe.skipIf(TESTING_BINARY)('the npm package', () => {
     expect(map).not.toHaveProperty('sourcesContent')
   })
 
+  it("names its sources by their path in the project, never the build machine's", () => {
+    const text = readFileSync(dist('chamberctl.cjs.map'), 'utf8')
+    expect(text.includes(ROOT), `the source map names ${ROOT}`).toBe(false)
+    const { sources } = JSON.parse(text) as { sources: string[] }
+    const absolute = sources.filter((source) => /^([a-z-]+:)?(\/|[A-Za-z]:\\)/.test(source))
+    expect(absolute).toEqual([])
+    expect(sources).toContain('raw-text:src/cli/topics/bulk.md')
+  })
+
   it('packs the licence, the notices and the source map', () => {
     const [packed] = JSON.parse(
       execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
