@@ -89,6 +89,13 @@ export const TARGETS = [
 
 const release = path.join(root, 'release')
 const work = path.join(release, '.work')
+// Where --build-sea runs, the same place whatever the project's directory: the executables' blob
+// names its main script by the path it is given, and the host's startup snapshot holds the paths
+// of the Node that made it, of its main script and of its command line (V8 serialises the
+// process's heap as it is). Under the project's directory, the build directory's path would ship
+// to users, and two directories would build two different files. (esbuild's output stays in
+// `work`: its source maps name the sources relative to where they are written.)
+const seaDir = '/tmp/chamberctl-package'
 // Downloaded packages are kept between runs (node_modules is the project's cache directory).
 const downloads = path.join(root, 'node_modules', '.cache', 'chamberctl-package')
 
@@ -252,12 +259,62 @@ function snapshotContents(chunks) {
   return `${held.length} of ${all.length} chunks, ${(size(held) / 1e3).toFixed(0)} of ${(size(all) / 1e3).toFixed(0)} kB`
 }
 
+// A V8 startup snapshot is the heap as it was, and two builds of it differed by 13 MB: V8 seeds its
+// random numbers (the hash seed, object addresses) at random, and the heap holds the process's id.
+// With --random-seed fixed and the builder alone in a PID namespace (its id is 1), two builds give
+// the same bytes (RELEASING.md has the measurements). Neither reaches the executable's run time:
+// the flag is the builder's, not the executable's, and V8 reseeds Math.random and rehashes the
+// snapshot at every start. Without unshare (not Linux, no namespaces) the snapshot differs.
+let pidNamespace
+function isolatedPid() {
+  if (pidNamespace === undefined) {
+    pidNamespace = []
+    for (const prefix of [
+      ['unshare', '--pid', '--fork'],
+      ['unshare', '--user', '--map-root-user', '--pid', '--fork'],
+    ]) {
+      try {
+        execFileSync(prefix[0], [...prefix.slice(1), 'true'], { stdio: 'ignore' })
+        pidNamespace = prefix
+        break
+      } catch {
+        // The next way, or none.
+      }
+    }
+    if (pidNamespace.length === 0) {
+      console.warn('warning: no PID namespace (unshare): the startup snapshot is not reproducible')
+    }
+  }
+  return pidNamespace
+}
+
+// One build at a time has seaDir: a second is told, rather than both failing.
+function claimSeaDir() {
+  const owner = path.join(seaDir, 'pid')
+  if (existsSync(owner)) {
+    const pid = Number(readFileSync(owner, 'utf8'))
+    let running = true
+    try {
+      process.kill(pid, 0)
+    } catch {
+      running = false
+    }
+    if (running && pid !== process.pid) {
+      throw new Error(`${seaDir} is in use by another npm run package (process ${pid})`)
+    }
+  }
+  rmSync(seaDir, { recursive: true, force: true })
+  mkdirSync(seaDir, { recursive: true })
+  writeFileSync(owner, String(process.pid))
+}
+
 export async function packageBinaries() {
   const started = performance.now()
   const host = hostTarget()
   if (!host) throw new Error(`no target for this machine (${process.platform}-${process.arch})`)
   rmSync(release, { recursive: true, force: true })
   mkdirSync(work, { recursive: true })
+  claimSeaDir()
 
   // The npm package's bundle is the asset of the cross-built binaries; the host's has its own,
   // whose main makes the snapshot.
@@ -280,7 +337,13 @@ export async function packageBinaries() {
     options,
   )
 
-  const builder = nodeBinary(host)
+  // A copy, so that the Node which makes the snapshot runs from the same place in every build.
+  const builder = path.join(seaDir, 'node')
+  copyFileSync(nodeBinary(host), builder)
+  chmodSync(builder, 0o755)
+  for (const main of ['sea-main.cjs', 'snapshot-main.cjs']) {
+    copyFileSync(path.join(work, main), path.join(seaDir, main))
+  }
   const built = []
   for (const target of TARGETS) {
     const t0 = performance.now()
@@ -301,24 +364,29 @@ export async function packageBinaries() {
     const snapshot = target === host
     const config = snapshot
       ? {
-          main: path.join(work, 'snapshot-main.cjs'),
+          main: 'snapshot-main.cjs',
           useSnapshot: true,
           assets: { ...assets, ...chunks.assets },
         }
       : {
-          main: path.join(work, 'sea-main.cjs'),
+          main: 'sea-main.cjs',
           assets: {
             ...assets,
             'chamberctl.cjs': path.join(dist, 'chamberctl.cjs'),
             'chamberctl.cjs.map': path.join(dist, 'chamberctl.cjs.map'),
           },
         }
-    const configFile = path.join(work, `sea-${target.name}.json`)
+    // Named relative to seaDir, where it runs.
+    const configFile = `sea-${target.name}.json`
     writeFileSync(
-      configFile,
+      path.join(seaDir, configFile),
       JSON.stringify({ ...config, executable, output, disableExperimentalSEAWarning: true }),
     )
-    execFileSync(builder, ['--build-sea', configFile], {
+    const [command, ...args] = snapshot
+      ? [...isolatedPid(), builder, '--random-seed=1', '--build-sea', configFile]
+      : [builder, '--build-sea', configFile]
+    execFileSync(command, args, {
+      cwd: seaDir,
       stdio: 'inherit',
       env: { ...process.env, CHAMBERCTL_SNAPSHOT_CHUNKS: chunks.dir },
     })
@@ -360,6 +428,7 @@ export async function packageBinaries() {
     files.map((file) => `${sha256(file)}  ${path.basename(file)}\n`).join(''),
   )
   rmSync(work, { recursive: true, force: true })
+  rmSync(seaDir, { recursive: true, force: true })
   console.log(`release/ in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 }
 
