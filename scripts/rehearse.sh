@@ -116,7 +116,7 @@ token=$(curl -sf -X PUT -H 'content-type: application/json' \
   "${registry}-/user/org.couchdb.user:rehearsal" | "$project_node" -p 'JSON.parse(require("fs").readFileSync(0)).token')
 npmrc="$work/registry/npmrc"
 printf '//127.0.0.1:%s/:_authToken=%s\n' "$port" "$token" >"$npmrc"
-npm publish --userconfig "$npmrc" --registry "$registry" --ignore-scripts "release/$tarball" >/dev/null
+npm publish --userconfig "$npmrc" --registry "$registry" --ignore-scripts --loglevel=error "./release/$tarball" >/dev/null
 npm install -g --userconfig "$npmrc" --registry "$registry" --cache "$work/npm-cache" \
   --no-audit --no-fund --prefix "$work/registry-npm" "chamberctl@$version" >/dev/null
 runs "$work/registry-npm/bin/chamberctl"
