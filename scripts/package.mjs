@@ -260,11 +260,13 @@ function snapshotContents(chunks) {
 }
 
 // A V8 startup snapshot is the heap as it was, and two builds of it differed by 13 MB: V8 seeds its
-// random numbers (the hash seed, object addresses) at random, and the heap holds the process's id.
-// With --random-seed fixed and the builder alone in a PID namespace (its id is 1), two builds give
-// the same bytes (RELEASING.md has the measurements). Neither reaches the executable's run time:
-// the flag is the builder's, not the executable's, and V8 reseeds Math.random and rehashes the
-// snapshot at every start. Without unshare (not Linux, no namespaces) the snapshot differs.
+// random numbers (the hash seed, object addresses) at random, its compiler and garbage collector
+// work on threads of their own whose timing shapes the heap, and the heap holds the process's id.
+// With --random-seed fixed, --predictable (no concurrent threads) and the builder alone in a PID
+// namespace (its id is 1), two builds differ only by the times the warm-up read (RELEASING.md has
+// the measurements). None reaches the executable's run time: the flags are the builder's, not
+// the executable's, and V8 reseeds Math.random and rehashes the snapshot at every start. Without
+// unshare (not Linux, no namespaces) the process id differs too.
 let pidNamespace
 function isolatedPid() {
   if (pidNamespace === undefined) {
@@ -383,7 +385,7 @@ export async function packageBinaries() {
       JSON.stringify({ ...config, executable, output, disableExperimentalSEAWarning: true }),
     )
     const [command, ...args] = snapshot
-      ? [...isolatedPid(), builder, '--random-seed=1', '--build-sea', configFile]
+      ? [...isolatedPid(), builder, '--random-seed=1', '--predictable', '--build-sea', configFile]
       : [builder, '--build-sea', configFile]
     execFileSync(command, args, {
       cwd: seaDir,
