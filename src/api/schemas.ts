@@ -4,6 +4,7 @@
 // zod/mini rather than zod's chained API: the same schemas, a tenth of the code to load.
 import * as z from 'zod/mini'
 import { CHAMBER_TYPES, RECORD_STATUSES } from './constants.js'
+import { isEmailAddress } from './email.js'
 
 export * from './constants.js'
 export * from './field-errors.js'
@@ -105,12 +106,18 @@ export type ChamberCreate = z.infer<typeof chamberCreateSchema>
 
 export const memberCreateSchema = z.looseObject({
   name: requiredString(),
-  email: z.email({
-    error: (issue) =>
-      issue.input === undefined || issue.input === ''
-        ? 'is required'
-        : 'must be a valid e-mail address',
-  }),
+  // RFC 5321 and RFC 6531 (email.ts): `müller@example.de` and `"a b"@example.com` are valid.
+  email: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? 'is required' : 'must be a valid e-mail address',
+    })
+    .check(
+      z.minLength(1, 'is required'),
+      z.refine((email) => email === '' || isEmailAddress(email), {
+        error: 'must be a valid e-mail address',
+      }),
+    ),
   phone: z.optional(z.nullable(z.string({ error: 'must be a string' }))),
   membership_type: requiredString(),
   status: z.optional(oneOf(RECORD_STATUSES)),

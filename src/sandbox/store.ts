@@ -5,6 +5,7 @@
 import { closeSync, openSync } from 'node:fs'
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite'
 import { instantOf } from '../api/params.js'
+import { emailKey } from '../api/email.js'
 import { SORT_FIELDS } from '../api/resources/index.js'
 import type { SortableResource } from '../api/resources/index.js'
 import { DataFileError, dataFileKind, readJsonDataFile, removeLeftovers } from './data-file.js'
@@ -60,7 +61,8 @@ const TABLES = [
   `CREATE TABLE members (seq INTEGER PRIMARY KEY, chamber INTEGER NOT NULL,
     id TEXT NOT NULL, status TEXT, email TEXT NOT NULL, ${keyColumns('members')},
     body TEXT NOT NULL)`,
-  // `email` holds the address in lower case: unique per chamber, whatever the case.
+  // `email` holds the address's key (emailKey: any case, NFC, A-label domain): one member of an
+  // address per chamber, however it is written. The body keeps the address as it was sent.
   `CREATE UNIQUE INDEX members_email ON members (chamber, email)`,
   // A list's total without counting a million index entries; kept by the trigger.
   `CREATE TABLE member_counts (chamber INTEGER NOT NULL, status TEXT NOT NULL,
@@ -490,7 +492,7 @@ export class Store {
     this.insert('members', 'members', member, {
       chamber,
       status: member.status,
-      email: member.email.toLowerCase(),
+      email: emailKey(member.email),
     })
   }
 

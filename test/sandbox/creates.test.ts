@@ -176,6 +176,27 @@ describe('POST /v2/chambers/{id}/members', () => {
     expectFieldError(await api.post(MEMBERS, MEMBER), 'email')
   })
 
+  it.each(['müller@example.de', 'a%b@example.com', 'o}_@example.org', 'x@bücher.de'])(
+    'adds %s and lists it back as sent',
+    async (email) => {
+      const member = await createAndFollow(MEMBERS, { ...MEMBER, email })
+      expect(member.email).toBe(email)
+      const listed = await api.listAll(MEMBERS)
+      expect(listed.find((m) => m.id === member.id)?.email).toBe(email)
+    },
+  )
+
+  it('refuses a second member of one address however it is written', async () => {
+    await createAndFollow(MEMBERS, { ...MEMBER, email: 'Müller@Bücher.de' })
+    for (const email of [
+      'mu\u0308ller@bücher.de',
+      'MÜLLER@xn--bcher-kva.de',
+      '"müller"@BÜCHER.DE',
+    ]) {
+      expectFieldError(await api.post(MEMBERS, { ...MEMBER, email }), 'email')
+    }
+  })
+
   it('accepts the same e-mail address in another chamber', async () => {
     await createAndFollow(MEMBERS, MEMBER)
     expect((await createAndFollow('/chambers/ch_0002/members', MEMBER)).chamber_id).toBe('ch_0002')

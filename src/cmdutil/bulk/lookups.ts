@@ -1,9 +1,11 @@
 // What a bulk run asks the server before it sends: that the chamber it writes into exists, and
-// which members a chamber already has, by e-mail (trimmed, any letter case): what
+// which members a chamber already has, by e-mail (compared as emailKey compares them, as the
+// sandbox does: any case, Unicode NFC, an internationalised domain as its A-label): what
 // --skip-existing skips, how a record an earlier run created is confirmed, and how one of
 // unknown outcome is found before it is sent again. One list of a chamber's members serves every
 // row of it, however many.
 import { isAnswerId } from '../../api/answers.js'
+import { emailKey } from '../../api/email.js'
 import type { AnswerId } from '../../api/answers.js'
 import type { Client } from '../../api/client.js'
 import { ApiError } from '../../api/errors.js'
@@ -37,7 +39,7 @@ export class MemberIndex {
       emails = memberEmails(this.client, chamberId)
       this.chambers.set(chamberId, emails)
     }
-    return (await emails).get(folded(email))
+    return (await emails).get(typeof email === 'string' ? emailKey(email) : '')
   }
 }
 
@@ -48,13 +50,13 @@ async function memberEmails(
   const found = new Map<string, AnswerId | null>()
   for await (const member of paginate((p) => client.members.list(chamberId, p), { all: true })) {
     if (typeof member.email === 'string' && member.email !== '') {
-      found.set(folded(member.email), isAnswerId(member.id) ? member.id : null)
+      found.set(emailKey(member.email), isAnswerId(member.id) ? member.id : null)
     }
   }
   return found
 }
 
-// Trimmed and in one letter case, as names and e-mails are compared.
+// Trimmed and in one letter case, as names are compared.
 export function folded(value: unknown): string {
   return typeof value === 'string' ? value.trim().toLowerCase() : ''
 }

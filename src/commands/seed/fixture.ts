@@ -3,6 +3,7 @@
 // fields; everything else of a chamber is its create body, checked with the shared schema.
 import { chamberCreateSchema, formatPath, memberCreateSchema } from '../../api/schemas.js'
 import type { ChamberCreate, MemberCreate } from '../../api/schemas.js'
+import { emailKey } from '../../api/email.js'
 import { UsageError } from '../../errors.js'
 import { readInputText } from '../../io/input-text.js'
 import { checkNesting } from '../../io/nesting.js'
@@ -172,7 +173,7 @@ function checkChamber(
         valid = false
         return
       }
-      const email = result.data.email.toLowerCase()
+      const email = emailKey(result.data.email)
       const twin = emails.get(email)
       if (twin)
         return fail(`members[${j}].email`, `duplicate e-mail in this chamber (also ${twin})`)

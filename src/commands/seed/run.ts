@@ -9,6 +9,7 @@ import { paginate } from '../../api/paginate.js'
 import { idText, isAnswerId } from '../../api/answers.js'
 import type { AnswerId, AnswerRecord } from '../../api/answers.js'
 import { ApiError } from '../../api/errors.js'
+import { emailKey } from '../../api/email.js'
 import { BulkRun, NOT_SENT, serverOf } from '../../cmdutil/bulk/run.js'
 import type { Outcome } from '../../cmdutil/bulk/run.js'
 import { MemberIndex, folded, requireChamber } from '../../cmdutil/bulk/lookups.js'
@@ -243,7 +244,7 @@ async function execute(
         parent.id === null
           ? run.settled(dependant(parent, 'chamber'))
           : await run.create({
-              item: `member ${chamber.key} ${folded(member.body.email)}`,
+              item: `member ${chamber.key} ${emailKey(member.body.email)}`,
               find: () => existing.members.find(idText(parent.id!), member.body.email),
               send: async (how) => {
                 const record = await client.members.add(idText(parent.id!), member.body, how)

@@ -109,6 +109,34 @@ describe('members add: one member', () => {
     expect(await state().members(chamber)).toEqual([printed])
   })
 
+  it('adds addresses as the world writes them, and lists them back unchanged', async () => {
+    const chamber = await emptyChamber('World Addresses')
+    const emails = ['müller@example.de', 'a%b@example.com', 'x@bücher.de', '"a b"@example.com']
+    for (const email of emails) {
+      const flags = ['--name', 'M', '--email', email, '--membership-type', 'standard']
+      const { code, stderr } = await addMembers(chamber, flags)
+      expect(code, stderr).toBe(0)
+    }
+    expect((await state().members(chamber)).map((m) => m.email)).toEqual(emails)
+  })
+
+  it('--skip-existing skips a row whose address the chamber has in another spelling', async () => {
+    const chamber = await emptyChamber('Other Spelling')
+    const flags = ['--name', 'M', '--email', 'Müller@bücher.de', '--membership-type', 'standard']
+    expect((await addMembers(chamber, flags)).code).toBe(0)
+    const rows = [
+      { name: 'N', email: 'mu\u0308ller@xn--bcher-kva.de', membership_type: 'standard' },
+      { name: 'O', email: 'müller@example.de', membership_type: 'standard' },
+    ]
+    const source = file('spellings.ndjson', toNdjson(rows))
+    const { code, stdout } = await addMembers(chamber, [
+      ...['--from-file', source, '--skip-existing', '--json'],
+    ])
+    expect(code).toBe(0)
+    expect((JSON.parse(stdout) as Result[]).map((r) => r.status)).toEqual(['skipped', 'created'])
+    expect(await state().members(chamber)).toHaveLength(2)
+  })
+
   it('takes a file holding one JSON object as a single add, flags overriding it', async () => {
     const chamber = await emptyChamber('Single File')
     const source = file('member.json', JSON.stringify({ ...ADA, phone: '030 123' }))

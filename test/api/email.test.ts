@@ -1,0 +1,94 @@
+// The e-mail rule against published corpora (test/fixtures/email/README.md): isemail's 164
+// categorised addresses and internationalised ones, with the verdict ARCHITECTURE.md gives each
+// category.
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { emailKey, isEmailAddress } from '../../src/api/email.js'
+import { memberCreateSchema } from '../../src/api/schemas.js'
+
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/email/${name}`, import.meta.url), 'utf8'))
+
+type Case = { id: number; address: string; category: string; diagnosis: string }
+const isemail: Case[] = fixture('isemail-tests.json').tests
+const international: { valid: string[]; invalid: string[] } = fixture('international.json')
+
+const ACCEPTED: Record<string, boolean> = {
+  ISEMAIL_VALID_CATEGORY: true,
+  ISEMAIL_DNSWARN: true, // no DNS is asked
+  ISEMAIL_RFC5321: true, // quoted local parts, address literals, numeric and lone TLDs
+  ISEMAIL_CFWS: false, // comments and folding whitespace are header syntax, not an address
+  ISEMAIL_DEPREC: false, // obsolete syntax no SMTP server takes
+  ISEMAIL_RFC5322: false, // past RFC 5321's lengths, or a domain literal SMTP cannot use
+  ISEMAIL_ERR: false,
+}
+
+describe('the e-mail rule', () => {
+  it('has a verdict for every category of the corpus', () => {
+    expect(isemail).toHaveLength(164)
+    expect(new Set(isemail.map((c) => c.category))).toEqual(new Set(Object.keys(ACCEPTED)))
+  })
+
+  it.each(isemail.map((c) => [c.id, c.category, c.address, c.diagnosis] as const))(
+    'isemail #%i (%s) %j: %s',
+    (_id, category, address) => {
+      expect(isEmailAddress(address)).toBe(ACCEPTED[category])
+    },
+  )
+
+  it.each(international.valid)('accepts the internationalised %s', (address) => {
+    expect(isEmailAddress(address)).toBe(true)
+  })
+
+  it.each(international.invalid)('refuses %j', (address) => {
+    expect(isEmailAddress(address)).toBe(false)
+  })
+
+  it.each([
+    ['a space', 'a b@example.com'],
+    ['a no-break space', 'a\u00a0b@example.com'],
+    ['a control character', 'a\u0085b@example.com'],
+    ['a lone surrogate', 'a\ud800@example.com'],
+    ['an empty domain label', 'a@example..com'],
+    ['a label of 64 octets', `a@${'b'.repeat(64)}.com`],
+    ['an A-label of 64 octets', `a@${'ü'.repeat(30)}${'b'.repeat(30)}.de`],
+    ['a U-label with -- in the 3rd and 4th places', 'a@bü--cher.de'],
+    ['a U-label with punctuation', 'a@bü_cher.de'],
+    ['a general address literal', 'a@[x400:c=de]'],
+    ['an IPv4 literal written wrong', 'a@[1.2.3]'],
+    ['a local part of 65 octets', `${'ü'.repeat(32)}a@example.de`],
+  ])('refuses %s', (_what, address) => {
+    expect(isEmailAddress(address)).toBe(false)
+  })
+
+  it('keeps the message for what it refuses', () => {
+    const member = { name: 'M', membership_type: 'standard' }
+    const refused = memberCreateSchema.safeParse({ ...member, email: 'müller@' })
+    expect(refused.error?.issues.map((i) => i.message)).toEqual(['must be a valid e-mail address'])
+    const empty = memberCreateSchema.safeParse({ ...member, email: '' })
+    expect(empty.error?.issues.map((i) => i.message)).toEqual(['is required'])
+    for (const email of [
+      'müller@example.de',
+      'a%b@example.com',
+      'o}_@example.org',
+      'x@bücher.de',
+    ]) {
+      expect(memberCreateSchema.safeParse({ ...member, email }).data?.email).toBe(email)
+    }
+  })
+})
+
+describe('emailKey', () => {
+  it.each([
+    ['the domain in any case', 'anna@Example.DE', 'anna@example.de'],
+    ['the local part in any case', 'Anna@example.de', 'anna@example.de'],
+    ['a U-label as its A-label', 'x@BÜCHER.de', 'x@xn--bcher-kva.de'],
+    ['an A-label as itself', 'x@xn--bcher-kva.de', 'x@xn--bcher-kva.de'],
+    ['decomposed Unicode as composed', 'mu\u0308ller@example.de', 'müller@example.de'],
+    ['a quoted local part that needs no quotes as bare', '"anna"@example.de', 'anna@example.de'],
+    ['a quoted local part that needs them as written', '"a b"@example.de', '"a b"@example.de'],
+    ['text that is no address, trimmed', ' Not An Address ', 'not an address'],
+  ])('compares %s', (_what, address, key) => {
+    expect(emailKey(address)).toBe(key)
+  })
+})
