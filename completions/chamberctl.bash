@@ -58,7 +58,7 @@ __chamberctl_options() {
     'seed') REPLY+=' --concurrency --skip-existing --dry-run --offline --report --verbose --resume' ;;
     'export') REPLY+=' --type --status --members' ;;
     'api') REPLY+=' -X --method -f --raw-field -F --field --input -H --header --paginate -i --include' ;;
-    'sandbox') REPLY+=' --host --port --data --empty --demo-members --token-ttl --client-id --client-secret --latency --fail-rate --check' ;;
+    'sandbox') REPLY+=' --host --port --data --empty --demo-members --token-ttl --client-id --client-secret --latency --fail-rate --strict --check' ;;
   esac
 }
 

@@ -32,6 +32,10 @@ export type RouteContext = {
   store: Store
   tokens: TokenIssuer
   now: () => number
+  // --strict: refuse what the spec leaves open instead of ignoring it (lenient, below).
+  strict: boolean
+  // Says what was ignored: a Warning header on the answer and a line in the log.
+  warn: (text: string) => void
 }
 
 export type Answer = { status: number; body: unknown; headers?: Record<string, string> }
@@ -136,6 +140,13 @@ type ListQuery = PageRequest & { filters: Record<string, string> }
 
 const V2_ONLY = 'is not supported by v1; it is available in v2'
 
+// Where the spec is silent, the sandbox takes what an independent implementation takes and says
+// what it ignored; --strict refuses it instead. Each case is in the sandbox's manual, in a table.
+function lenient(ctx: RouteContext, refuse: () => void, ignored: string): void {
+  if (ctx.strict) refuse()
+  else ctx.warn(ignored)
+}
+
 function parseListQuery(
   ctx: RouteContext,
   resource: SortableResource,
@@ -156,7 +167,11 @@ function parseListQuery(
     const filter = /^filter\[(.*)\]$/.exec(key)?.[1]
     if (filter === undefined && key !== 'sort') continue
     if (ctx.version === 'v1') {
-      add(key, V2_ONLY)
+      lenient(
+        ctx,
+        () => add(key, V2_ONLY),
+        `${key} ignored: v1 has no ${filter ? 'filters' : 'sort'}`,
+      )
       continue
     }
     if (key === 'sort') {
@@ -168,7 +183,12 @@ function parseListQuery(
     }
     const spec = filterSpec[filter!]
     if (!spec) {
-      add(key, `unknown filter; filters here: ${Object.keys(filterSpec).join(', ')}`)
+      const known = Object.keys(filterSpec).join(', ')
+      lenient(
+        ctx,
+        () => add(key, `unknown filter; filters here: ${known}`),
+        `${key} ignored: no such filter here (filters: ${known})`,
+      )
       continue
     }
     const parsed = spec.safeParse(value)
@@ -228,8 +248,16 @@ function getChamber(ctx: RouteContext): Answer {
   const chamber = requireChamber(ctx)
   const include = ctx.query.get('include')
   if (include === null) return { status: 200, body: chamber.record }
-  if (ctx.version === 'v1')
-    throw validationError('invalid query parameters', { include: [V2_ONLY] })
+  if (ctx.version === 'v1') {
+    lenient(
+      ctx,
+      () => {
+        throw validationError('invalid query parameters', { include: [V2_ONLY] })
+      },
+      'include ignored: v1 has no include',
+    )
+    return { status: 200, body: chamber.record }
+  }
   const parsed = includeSchema.safeParse(include)
   if (!parsed.success) {
     throw validationError('invalid query parameters', {
@@ -271,17 +299,31 @@ async function readCreateBody<S extends z.ZodMiniType>(
   }
   const parsed = schema.safeParse(json)
   const fields = parsed.success ? {} : toFieldErrors(parsed.error)
-  for (const field of serverFields) {
-    if (field in json) fields[field] = ['is assigned by the server']
-  }
+  const given = serverFields.filter((field) => field in json)
+  if (ctx.strict) for (const field of given) fields[field] = ['is assigned by the server']
   if (!parsed.success || Object.keys(fields).length)
     throw validationError('validation failed', fields)
+  const body = parsed.data as Record<string, unknown>
+  for (const field of given) {
+    ctx.warn(`${field} ignored: assigned by the server`)
+    delete body[field]
+  }
   return parsed.data
 }
 
 async function createChamber(ctx: RouteContext): Promise<Answer> {
   const body = await readCreateBody(ctx, chamberCreateSchema, SERVER_FIELDS.chamber)
   const { name, type, hq_id, address, status, ...extra } = body
+  // The spec requires hq_id of a subsidiary and says nothing of one on an hq: dropped.
+  if (type === 'hq' && hq_id) {
+    lenient(
+      ctx,
+      () => {
+        throw validationError('validation failed', { hq_id: ['must be empty for an hq'] })
+      },
+      'hq_id ignored: an HQ has no HQ',
+    )
+  }
   if (type === 'subsidiary') {
     const hq = ctx.store.getChamber(hq_id!)?.record
     if (!hq || hq.type !== 'hq') {
@@ -294,7 +336,7 @@ async function createChamber(ctx: RouteContext): Promise<Answer> {
     id,
     name,
     type,
-    hq_id: hq_id ?? null,
+    hq_id: type === 'hq' ? null : hq_id!,
     address,
     status: status ?? 'active',
     created_at: new Date(ctx.now()).toISOString(),

@@ -43,12 +43,21 @@ export type SandboxOptions = {
   latencyMs?: number
   // 0..1: share of requests answered 500, 503 or 429 before they are handled.
   failRate?: number
+  // Refuse (422) what the spec leaves open instead of ignoring it with a Warning header.
+  strict?: boolean
   now?: () => number
   random?: () => number
   onRequest?: (entry: RequestLogEntry) => void
 }
 
-export type RequestLogEntry = { method: string; path: string; status: number; ms: number }
+// `warnings`: what the sandbox ignored in the request (also in the answer's Warning header).
+export type RequestLogEntry = {
+  method: string
+  path: string
+  status: number
+  ms: number
+  warnings: string[]
+}
 
 export type Sandbox = {
   // The origin, e.g. http://127.0.0.1:4010; the API lives under baseUrl('v1') and baseUrl('v2').
@@ -84,7 +93,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   const tokens = new TokenIssuer(credentials, options.tokenTtlSeconds ?? 3600, now)
 
-  async function answer(req: IncomingMessage): Promise<Answer> {
+  async function answer(req: IncomingMessage, warn: (text: string) => void): Promise<Answer> {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid')
     const [first, ...segments] = url.pathname
       .split('/')
@@ -118,6 +127,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       store,
       tokens,
       now,
+      strict: options.strict ?? false,
+      warn,
     }
     if (!isTokenRoute(segments)) tokens.authenticate(req, version)
     return route(ctx, req.method ?? 'GET')(ctx)
@@ -126,15 +137,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now()
     let result: Answer
+    const warnings: string[] = []
     try {
-      result = await answer(req)
+      result = await answer(req, (text) => warnings.push(text))
     } catch (error) {
       result =
         error instanceof HttpError
           ? { status: error.status, body: error.body, headers: error.headers }
           : { status: 500, body: { error: `sandbox failure: ${(error as Error).message}` } }
     }
-    sendJson(res, result.status, result.body, result.headers)
+    const headers = warnings.length
+      ? { ...result.headers, warning: warnings.map(warningValue).join(', ') }
+      : result.headers
+    sendJson(res, result.status, result.body, headers)
     // An unread body would stall the keep-alive connection. It is drained after the answer (a
     // 413), so the connection turns idle only then: if close() has begun, it would otherwise wait
     // for the client to hang up.
@@ -148,6 +163,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       path: req.url ?? '/',
       status: result.status,
       ms: Math.round(performance.now() - started),
+      warnings,
     })
   }
 
@@ -197,6 +213,13 @@ function addDemoMembers(store: Store, count: number): void {
   store.addMembers(chamber, count, (i, n) =>
     demoMember(DEMO_LARGE_CHAMBER_ID, DEMO_LARGE_CHAMBER_DOMAIN, i, n),
   )
+}
+
+// RFC 7234 §5.5's miscellaneous persistent warning; the text is a quoted string of printable ASCII
+// (a parameter's name comes from the request).
+function warningValue(text: string): string {
+  const quoted = text.replace(/[^ -~]/g, '?').replace(/["\\]/g, '\\$&')
+  return `299 chamberctl-sandbox "${quoted}"`
 }
 
 function decodeSegment(segment: string): string {

@@ -21,6 +21,9 @@ import {
 } from '../helpers/cli.js'
 import { lines, tsvColumn } from '../helpers/output.js'
 import { runCli, startCli, TESTING_BINARY } from '../helpers/run-cli.js'
+import { DEFAULT_CREDENTIALS } from '../../src/sandbox/server.js'
+import type { Sandbox } from '../../src/sandbox/server.js'
+import { ApiClient } from '../sandbox/helpers.js'
 
 const POSIX = process.platform !== 'win32'
 const sandbox = useSandbox()
@@ -273,6 +276,32 @@ describe('chamberctl sandbox', () => {
     expect(stdout).toMatch(/^client id: +sandbox-client$/m)
     expect(stderr).toMatch(/POST \/v2\/auth\/token 200/)
     expect(stderr).toMatch(/Stopping \(SIGTERM\)/)
+  })
+
+  it.each([
+    [
+      [],
+      200,
+      /^GET \/v1\/chambers\?sort=name 200 \d+ms\n {2}ignored: sort ignored: v1 has no sort$/m,
+    ],
+    [['--strict'], 422, /^GET \/v1\/chambers\?sort=name 422 \d+ms$/m],
+  ])('sandbox %j answers sort on v1 with %i and logs it', async (flags, status, logged) => {
+    const server = startCli(['sandbox', '--port', '0', ...flags], {
+      configDir: tempDir(),
+      stdin: 'ignore',
+      timeoutMs: 15_000,
+    })
+    try {
+      const [, v1] = await server.waitFor('stdout', /^v1 base URL: +(http:\/\/\S+\/v1)$/m)
+      // The sandbox's own test client, over loopback to the process.
+      const sandbox = { baseUrl: () => v1!, credentials: DEFAULT_CREDENTIALS } as unknown as Sandbox
+      const reply = await new ApiClient(sandbox, 'v1').get('/chambers', { sort: 'name' })
+      expect(reply.status).toBe(status)
+      await server.waitFor('stderr', logged)
+    } finally {
+      server.child.kill('SIGTERM')
+    }
+    expect((await server.exited).code).toBe(0)
   })
 })
 

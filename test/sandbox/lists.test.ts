@@ -161,19 +161,6 @@ describe('what v1 leaves to v2', () => {
     expectNotFound(reply, /v2/)
   })
 
-  it.each([
-    ['/chambers', 'sort', 'name'],
-    ['/chambers', 'filter[type]', 'hq'],
-    ['/chambers', 'filter[status]', 'active'],
-    [`/chambers/${BIG_CHAMBER}`, 'include', 'members'],
-    [MEMBERS, 'sort', '-joined_at'],
-    [MEMBERS, 'filter[status]', 'active'],
-  ])('GET /v1%s with %s answers 422 naming it', async (path, param, value) => {
-    const reply = await env.api('v1').get(path, { [param]: value })
-    expectFieldError(reply, param)
-    expect(reply.body).toMatchObject({ fields: { [param]: [expect.stringMatching(/v2/)] } })
-  })
-
   it('v1 and v2 show the same chambers and members', async () => {
     for (const path of ['/chambers', MEMBERS]) {
       const [v1, v2] = await Promise.all(VERSIONS.map((version) => env.api(version).listAll(path)))

@@ -61,14 +61,6 @@ describe('filters', () => {
   ])('GET %s answers 422 for %s=%s', async (path, param, value) => {
     expectFieldError(await api.list(path, { [param]: value }), param)
   })
-
-  it.each([
-    ['/chambers', 'filter[color]'],
-    [MEMBERS, 'filter[type]'],
-    [EVENTS, 'filter[type]'],
-  ])('GET %s answers 422 for the unknown filter %s', async (path, param) => {
-    expectFieldError(await api.list(path, { [param]: 'x' }), param)
-  })
 })
 
 describe('event dates', () => {

@@ -29,6 +29,10 @@ export function registerSandbox(program: Command, ctx: Context): void {
     .option('--latency <ms>', 'delay every answer by this many milliseconds', integer(0), 0)
     .option('--fail-rate <rate>', 'share of requests answered 500, 503 or 429 (0..1)', fraction, 0)
     .option(
+      '--strict',
+      'refuse (422) what the spec leaves open instead of ignoring it with a Warning header',
+    )
+    .option(
       '--check',
       'serve nothing: exit 0 if a sandbox answers on --host and --port, else 1 (a health check)',
     )

@@ -16,6 +16,7 @@ export type Options = {
   clientSecret: string
   latency: number
   failRate: number
+  strict?: boolean
 }
 
 // Serves until SIGINT or SIGTERM, then stops accepting, finishes writes and returns (exit 0).
@@ -41,9 +42,15 @@ export async function serve(
     clientSecret: opts.clientSecret,
     latencyMs: opts.latency,
     failRate: opts.failRate,
+    strict: opts.strict,
     onRequest: quiet
       ? undefined
-      : ({ method, path, status, ms }) => io.err.write(`${method} ${path} ${status} ${ms}ms\n`),
+      : ({ method, path, status, ms, warnings }) =>
+          io.err.write(
+            [`${method} ${path} ${status} ${ms}ms`, ...warnings.map((w) => `  ignored: ${w}`)]
+              .map((line) => `${line}\n`)
+              .join(''),
+          ),
   }).catch((error: unknown) => {
     throw explain(error, opts)
   })

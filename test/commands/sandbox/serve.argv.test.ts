@@ -28,6 +28,7 @@ describe('sandbox: argv → options', () => {
       [['sandbox', '--host', '0.0.0.0'], { ...DEFAULTS, host: '0.0.0.0' }],
       [['sandbox', '--host', '::'], { ...DEFAULTS, host: '::' }],
       [['sandbox', '--host', 'localhost'], { ...DEFAULTS, host: 'localhost' }],
+      [['sandbox', '--strict'], { ...DEFAULTS, strict: true }],
     ],
     refuses: [
       [['sandbox', '--port', '65536'], '--port'],
