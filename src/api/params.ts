@@ -121,7 +121,7 @@ export function rfc3339(value: string): string {
 }
 
 // The instants a date filter covers, as the sandbox reads them: a date without a time covers that
-// whole day in UTC. A range whose start is after its end matches nothing and is refused.
+// whole day in UTC. A range whose start is after its end matches nothing (said in a Warning).
 export function dateBounds(from: string | undefined, to: string | undefined) {
   return {
     from: from === undefined ? -Infinity : instantOf(from),

@@ -236,9 +236,15 @@ function listEvents(ctx: RouteContext): Answer {
   const { status, date_from, date_to } = query.filters
   const { from, to } = dateBounds(date_from, date_to)
   if (from > to) {
-    throw validationError('invalid query parameters', {
-      'filter[date_to]': ['must not be before filter[date_from]'],
-    })
+    lenient(
+      ctx,
+      () => {
+        throw validationError('invalid query parameters', {
+          'filter[date_to]': ['must not be before filter[date_from]'],
+        })
+      },
+      'filter[date_to] is before filter[date_from]: no event matches',
+    )
   }
   const found = ctx.store.listEvents(chamber, { status, from, to }, query)
   return { status: 200, body: envelope(found, query) }
