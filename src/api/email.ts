@@ -36,7 +36,11 @@ export function isEmailAddress(address: string): boolean {
 // local part that needs no quotes is the same as the bare one. Text that is not an address is
 // compared trimmed, in NFC and lower case. Stored and sent addresses are never rewritten.
 export function emailKey(address: string): string {
-  const text = address.trim().normalize('NFC')
+  const trimmed = address.trim()
+  // Printable ASCII without quotes is its own key in lower case: the common case, a million
+  // times over when the sandbox fills a chamber.
+  if (/^[!#-~]*$/.test(trimmed)) return trimmed.toLowerCase()
+  const text = trimmed.normalize('NFC')
   const at = text.lastIndexOf('@')
   if (at < 0) return text.toLowerCase()
   let local = text.slice(0, at)
