@@ -24,9 +24,11 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
 }
 
 const optionalString = z.string({ error: 'must be a string' })
+const objectError = (issue: { input: unknown }) =>
+  issue.input === undefined ? 'is required' : 'must be an object'
 
 // Address structure is "not shown" in the spec; this is the sandbox's, and extra keys are kept.
-// Every value is a string so that postal codes keep their leading zeros.
+// What the CLI sends has every value a string, so that postal codes keep their leading zeros.
 export const addressSchema = z.looseObject(
   {
     street: z.optional(optionalString),
@@ -35,9 +37,10 @@ export const addressSchema = z.looseObject(
     region: z.optional(optionalString),
     country: z.optional(optionalString),
   },
-  { error: (issue) => (issue.input === undefined ? 'is required' : 'must be an object') },
+  { error: objectError },
 )
-export type Address = z.infer<typeof addressSchema>
+// Any object: what the sandbox takes without --strict, and may hold.
+const anyAddressSchema = z.looseObject({}, { error: objectError })
 
 // Records as the sandbox stores and returns them, every field filled. The client reads answers
 // with the tolerant schemas of answers.ts instead.
@@ -48,7 +51,7 @@ export const chamberSchema = z.looseObject({
   name: z.optional(z.string()),
   type: z.optional(z.string()),
   hq_id: z.optional(z.nullable(z.string())),
-  address: z.optional(z.nullable(addressSchema)),
+  address: z.optional(z.nullable(anyAddressSchema)),
   status: z.optional(z.string()),
   created_at: z.optional(z.string()),
 })
@@ -84,24 +87,35 @@ export type ListMeta = { current_page: number; total: number; per_page: number }
 export type ListEnvelope<T> = { data: T[]; meta: ListMeta }
 
 // Request bodies. Unknown keys are kept so that nothing a user sends is silently dropped.
-export const chamberCreateSchema = z
-  .looseObject({
-    name: requiredString(),
-    type: oneOf(CHAMBER_TYPES),
-    hq_id: z.optional(z.nullable(z.string({ error: 'must be a string' }))),
-    address: addressSchema,
-    status: z.optional(oneOf(RECORD_STATUSES)),
-  })
-  // An hq's hq_id is not refused: the spec requires it of a subsidiary and is silent on an hq
-  // (the sandbox ignores it and says so).
-  .check(
-    z.superRefine((body, ctx) => {
-      if (body.type === 'subsidiary' && !body.hq_id) {
-        ctx.addIssue({ code: 'custom', path: ['hq_id'], message: 'is required for a subsidiary' })
-      }
-    }),
+function chamberCreate<A extends z.ZodMiniType>(address: A) {
+  return (
+    z
+      .looseObject({
+        name: requiredString(),
+        type: oneOf(CHAMBER_TYPES),
+        hq_id: z.optional(z.nullable(z.string({ error: 'must be a string' }))),
+        address,
+        status: z.optional(oneOf(RECORD_STATUSES)),
+      })
+      // An hq's hq_id is not refused: the spec requires it of a subsidiary and is silent on an
+      // hq (the sandbox ignores it and says so).
+      .check(
+        z.superRefine((body, ctx) => {
+          if (body.type === 'subsidiary' && !body.hq_id) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['hq_id'],
+              message: 'is required for a subsidiary',
+            })
+          }
+        }),
+      )
   )
+}
+export const chamberCreateSchema = chamberCreate(addressSchema)
 export type ChamberCreate = z.infer<typeof chamberCreateSchema>
+// The sandbox without --strict: the spec shows no address structure, so any values are taken.
+export const chamberCreateAnyAddressSchema = chamberCreate(anyAddressSchema)
 
 export const memberCreateSchema = z.looseObject({
   name: requiredString(),

@@ -7,6 +7,7 @@ import {
   DEFAULT_PER_PAGE,
   EVENT_STATUSES,
   RECORD_STATUSES,
+  chamberCreateAnyAddressSchema,
   chamberCreateSchema,
   dateBounds,
   includeSchema,
@@ -318,7 +319,8 @@ async function readCreateBody<S extends z.ZodMiniType>(
 }
 
 async function createChamber(ctx: RouteContext): Promise<Answer> {
-  const body = await readCreateBody(ctx, chamberCreateSchema, SERVER_FIELDS.chamber)
+  const schema = ctx.strict ? chamberCreateSchema : chamberCreateAnyAddressSchema
+  const body = await readCreateBody(ctx, schema, SERVER_FIELDS.chamber)
   const { name, type, hq_id, address, status, ...extra } = body
   // The spec requires hq_id of a subsidiary and says nothing of one on an hq: dropped.
   if (type === 'hq' && hq_id) {

@@ -68,6 +68,25 @@ describe('an hq_id on an hq', () => {
   })
 })
 
+describe('an address with values other than strings', () => {
+  const address = { city: 'Erfurt', postal_code: 99084, geo: { lat: 50.98, lon: 11.03 } }
+
+  it('is stored as sent, the spec showing no structure of an address', async () => {
+    const reply = await lenient.api('v2').post('/chambers', { ...HQ, address })
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    expect(reply.body.address).toEqual(address)
+    expect(reply.headers.get('warning')).toBeNull()
+    expect((await lenient.api('v2').follow(reply)).body.address).toEqual(address)
+  })
+
+  it('answers 422 on each such value with --strict', async () => {
+    expectFieldError(
+      await strict.api('v2').post('/chambers', { ...HQ, address }),
+      'address.postal_code',
+    )
+  })
+})
+
 describe.each([
   ['v1', '/chambers', 'sort', 'name', 'sort ignored: v1 has no sort'],
   ['v1', '/chambers', 'filter[type]', 'hq', 'filter[type] ignored: v1 has no filters'],
