@@ -282,7 +282,7 @@ describe('chamberctl sandbox', () => {
     [
       [],
       200,
-      /^GET \/v1\/chambers\?sort=name 200 \d+ms\n {2}ignored: sort ignored: v1 has no sort$/m,
+      /^GET \/v1\/chambers\?sort=name 200 \d+ms\n {2}warning: sort ignored: v1 has no sort$/m,
     ],
     [['--strict'], 422, /^GET \/v1\/chambers\?sort=name 422 \d+ms$/m],
   ])('sandbox %j answers sort on v1 with %i and logs it', async (flags, status, logged) => {

@@ -47,7 +47,7 @@ export async function serve(
       ? undefined
       : ({ method, path, status, ms, warnings }) =>
           io.err.write(
-            [`${method} ${path} ${status} ${ms}ms`, ...warnings.map((w) => `  ignored: ${w}`)]
+            [`${method} ${path} ${status} ${ms}ms`, ...warnings.map((w) => `  warning: ${w}`)]
               .map((line) => `${line}\n`)
               .join(''),
           ),
