@@ -255,17 +255,24 @@ describe('chamberctl sandbox', () => {
     try {
       const [, v2] = await server.waitFor('stdout', /^v2 base URL: +(http:\/\/\S+\/v2)$/m)
       const [, secret] = await server.waitFor('stdout', /^client secret: +(\S+)$/m)
-      const list = await runCli(['chambers', 'list', '--type', 'subsidiary'], {
-        configDir,
-        env: {
-          CHAMBERCTL_BASE_URL: v2!,
-          CHAMBERCTL_CLIENT_ID: 'sandbox-client',
-          CHAMBERCTL_CLIENT_SECRET: secret!,
-        },
-      })
+      const env = {
+        CHAMBERCTL_BASE_URL: v2!,
+        CHAMBERCTL_CLIENT_ID: 'sandbox-client',
+        CHAMBERCTL_CLIENT_SECRET: secret!,
+      }
+      const list = await runCli(['chambers', 'list', '--type', 'subsidiary'], { configDir, env })
       expect(list.code, list.stderr).toBe(0)
       expect(tsvColumn(list.stdout)).toEqual(CHAMBER_IDS.slice(4))
       await server.waitFor('stderr', /GET \/v2\/chambers\?\S* 200/)
+      // Addresses as the world writes them, added and listed back unchanged.
+      const emails = ['müller@example.de', 'a%b@example.com', 'x@bücher.de']
+      for (const email of emails) {
+        const fields = ['--name', 'M', '--email', email, '--membership-type', 'standard']
+        const added = await runCli(['members', 'add', 'ch_0004', ...fields], { configDir, env })
+        expect(added.code, added.stderr).toBe(0)
+      }
+      const members = await runCli(['members', 'list', 'ch_0004', '--all'], { configDir, env })
+      expect(tsvColumn(members.stdout, 2).slice(-3)).toEqual(emails)
     } finally {
       server.child.kill('SIGTERM')
     }
