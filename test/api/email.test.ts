@@ -91,4 +91,13 @@ describe('emailKey', () => {
   ])('compares %s', (_what, address, key) => {
     expect(emailKey(address)).toBe(key)
   })
+
+  it('keys every address of the corpora, valid or not; the key of a valid one keys to itself', () => {
+    const all = [...isemail.map((c) => c.address), ...international.valid, ...international.invalid]
+    for (const address of all) {
+      const key = emailKey(address)
+      expect(typeof key).toBe('string')
+      if (isEmailAddress(address)) expect(emailKey(key)).toBe(key)
+    }
+  })
 })
