@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto'
 import {
   closeSync,
+  constants,
   lstatSync,
   openSync,
   readFileSync,
@@ -68,6 +69,12 @@ const STATUSES: ReadonlySet<string> = new Set([
 
 // How long a journal is kept after the last run that wrote it: a re-run within this time is
 // recognised; after it, the input is new again. `help bulk` says so.
+// A journal is written as a new file, then appended to, never through a symbolic link (the
+// directory is the user's alone, and this holds even where it is not).
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0
+const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW
+const APPEND = constants.O_WRONLY | constants.O_APPEND | NOFOLLOW
+
 export const KEEP_DAYS = 30
 const KEEP_MS = KEEP_DAYS * 24 * 60 * 60 * 1000
 
@@ -146,14 +153,16 @@ export class Journal {
     const text = [...(carried ?? [])].map(([item, entry]) => line({ item, ...entry })).join('')
     const fresh = `${this.path}.${process.pid}.tmp`
     try {
-      const fd = openSync(fresh, 'w', 0o600)
+      // A draft a killed process of the same pid left is no one's.
+      rmSync(fresh, { force: true })
+      const fd = openSync(fresh, CREATE_NEW, 0o600)
       try {
         this.writeWhole(fd, text)
       } finally {
         closeSync(fd)
       }
       renameSync(fresh, this.path)
-      this.fd = openSync(this.path, 'a', 0o600)
+      this.fd = openSync(this.path, APPEND, 0o600)
     } catch (error) {
       rmSync(fresh, { force: true })
       throw error instanceof JournalWriteError ? error : new JournalWriteError(this.path, error)

@@ -337,6 +337,19 @@ describe('the journal directory', () => {
     }
   })
 
+  it('writes no journal through a symbolic link left where its draft goes', async () => {
+    const dir = tempDir()
+    const victim = path.join(tempDir(), 'someone-elses')
+    writeFileSync(victim, 'theirs\n')
+    const journal = await Journal.open(dir, KEY)
+    symlinkSync(victim, `${journal.path}.${process.pid}.tmp`)
+    journal.begin()
+    journal.sending('1')
+    journal.close('finished')
+    expect(readFileSync(victim, 'utf8')).toBe('theirs\n')
+    expect(lines(journal.path)[0]).toMatchObject({ item: '1' })
+  })
+
   it(`forgets what no run has written for ${KEEP_DAYS} days, and keeps the rest`, async () => {
     const dir = tempDir()
     const file = await earlierRun(dir)
