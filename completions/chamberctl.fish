@@ -288,7 +288,7 @@ complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l per-page -x -d 'r
 complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l all -d 'fetch every page'
 complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l limit -x -d 'print at most this many records, across pages'
 
-complete -c chamberctl -n "__chamberctl_at 'chambers get'" -l include -x -d 'embed related records: members, events (v2)'
+complete -c chamberctl -n "__chamberctl_at 'chambers get'" -l include -x -d 'embed related records: members, events (v2; the first page of each, with its total)'
 complete -c chamberctl -n "__chamberctl_at 'chambers get' 0" -a '(__chamberctl_chamber_ids)'
 
 complete -c chamberctl -n "__chamberctl_at 'chambers create'" -l name -x -d 'chamber name'

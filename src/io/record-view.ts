@@ -76,7 +76,11 @@ export async function renderRecord(
   const dropped: string[] = []
   for (const key of lists) {
     const list = Array.isArray(record[key]) ? (record[key] as unknown[]).filter(isPlainObject) : []
-    lines.push('', bold(`${escapeForTerminal(heading(key))} (${list.length})`))
+    // An embedded list is one page; its total says how much of it was cut (`<key>_total`).
+    const total = record[`${key}_total`]
+    const count =
+      typeof total === 'number' && total > list.length ? `${list.length} of ${total}` : list.length
+    lines.push('', bold(`${escapeForTerminal(heading(key))} (${count})`))
     if (list.length === 0) continue
     const columns =
       opts.sections?.[key] ??

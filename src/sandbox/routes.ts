@@ -271,13 +271,33 @@ function getChamber(ctx: RouteContext): Answer {
       include: [parsed.error.issues[0]!.message],
     })
   }
-  const wanted = parsed.data
-  const body: StoredChamber & { members?: StoredMember[]; events?: StoredEvent[] } = {
-    ...chamber.record,
+  const perPage = embeddedPageSize(ctx)
+  const body: StoredChamber & Embedded = { ...chamber.record }
+  if (parsed.data.includes('members')) {
+    const { records, total } = ctx.store.listMembers(chamber, undefined, { page: 1, perPage })
+    Object.assign(body, { members: records, members_total: total })
   }
-  if (wanted.includes('members')) body.members = ctx.store.allMembers(chamber)
-  if (wanted.includes('events')) body.events = ctx.store.allEvents(chamber)
+  if (parsed.data.includes('events')) {
+    const { records, total } = ctx.store.firstEvents(chamber, perPage)
+    Object.assign(body, { events: records, events_total: total })
+  }
   return { status: 200, body }
+}
+
+type Embedded = {
+  members?: StoredMember[]
+  members_total?: number
+  events?: StoredEvent[]
+  events_total?: number
+}
+
+// An embedded list is one page at most, of the default size or per_page: no answer is unbounded.
+function embeddedPageSize(ctx: RouteContext): number {
+  const parsed = pageParamsSchema.safeParse({ per_page: ctx.query.get('per_page') ?? undefined })
+  if (!parsed.success) {
+    throw validationError('invalid query parameters', toFieldErrors(parsed.error))
+  }
+  return parsed.data.per_page ?? DEFAULT_PER_PAGE
 }
 
 function getMember(ctx: RouteContext): Answer {

@@ -251,12 +251,10 @@ export class Store {
     return this.page<StoredEvent>('events', where, request, () => this.count('events', where))
   }
 
-  allMembers(chamber: ChamberRow): StoredMember[] {
-    return this.bodies('SELECT body FROM members WHERE chamber = ? ORDER BY seq', [chamber.seq])
-  }
-
-  allEvents(chamber: ChamberRow): StoredEvent[] {
-    return this.bodies('SELECT body FROM events WHERE chamber = ? ORDER BY seq', [chamber.seq])
+  // The first events of a chamber in creation order, whatever their dates (include=events).
+  firstEvents(chamber: ChamberRow, perPage: number): Found<StoredEvent> {
+    const where = equalities({ chamber: chamber.seq })
+    return this.page('events', where, { page: 1, perPage }, () => this.count('events', where))
   }
 
   getMember(chamber: ChamberRow, id: string): StoredMember | undefined {

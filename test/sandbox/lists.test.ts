@@ -177,19 +177,44 @@ async function envelope(path: string): Promise<ListEnvelope<Rec>> {
 describe('include on v2', () => {
   const api = () => env.api('v2')
 
-  it('embeds members and events next to the chamber record', async () => {
+  it('embeds the first page of members and events next to the chamber record, with totals', async () => {
     const reply = await api().get(`/chambers/${BIG_CHAMBER}`, { include: 'members,events' })
     expect(reply.status).toBe(200)
-    const { members, events, ...chamber } = reply.body
+    const { members, events, members_total, events_total, ...chamber } = reply.body
     expect(chamber).toEqual((await api().get(`/chambers/${BIG_CHAMBER}`)).body)
-    expect(members).toEqual(await api().listAll(MEMBERS))
-    expect(events).toEqual(await api().listAll(`/chambers/${BIG_CHAMBER}/events`))
+    const allMembers = await api().listAll(MEMBERS)
+    const allEvents = await api().listAll(`/chambers/${BIG_CHAMBER}/events`)
+    expect(allMembers.length).toBeGreaterThan(20)
+    expect(members).toEqual(allMembers.slice(0, 20))
+    expect(members_total).toBe(allMembers.length)
+    expect(events).toEqual(allEvents.slice(0, 20))
+    expect(events_total).toBe(allEvents.length)
     expect((events as Rec[]).length).toBeGreaterThan(0)
+  })
+
+  it('embeds per_page records at most', async () => {
+    const reply = await api().get(`/chambers/${BIG_CHAMBER}`, { include: 'members', per_page: 3 })
+    expect(reply.body.members).toEqual((await api().listAll(MEMBERS)).slice(0, 3))
+    const largest = await api().get(`/chambers/${BIG_CHAMBER}`, {
+      include: 'members',
+      per_page: 100,
+    })
+    expect(largest.body.members).toEqual((await envelope(MEMBERS)).data)
+  })
+
+  it.each(['0', '101', 'x'])('answers 422 for include with per_page %s', async (perPage) => {
+    const reply = await api().get(`/chambers/${BIG_CHAMBER}`, {
+      include: 'members',
+      per_page: perPage,
+    })
+    expectFieldError(reply, 'per_page')
   })
 
   it('embeds only what is asked for', async () => {
     const reply = await api().get('/chambers/ch_0002', { include: 'events' })
-    expect(reply.body.events).toEqual((await envelope('/chambers/ch_0002/events')).data)
+    const events = await envelope('/chambers/ch_0002/events')
+    expect(reply.body.events).toEqual(events.data.slice(0, 20))
+    expect(reply.body.events_total).toBe(events.meta.total)
     expect(reply.body).not.toHaveProperty('members')
   })
 
@@ -197,6 +222,7 @@ describe('include on v2', () => {
     const augsburg = (await envelope('/chambers')).data.find((c) => c.name === 'Augsburg Chamber')
     const reply = await api().get(`/chambers/${augsburg!.id}`, { include: 'events' })
     expect(reply.body.events).toEqual([])
+    expect(reply.body.events_total).toBe(0)
   })
 
   it.each(['owners', 'members,owners'])('answers 422 on include for %s', async (include) => {

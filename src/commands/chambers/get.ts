@@ -17,6 +17,16 @@ export async function get(opts: Options, ctx: Context): Promise<void> {
   requireV2(ctx, client, include ? '--include' : undefined)
   const chamber = await spinning(ctx, client.chambers.get(opts.id, { include }))
   await paged(ctx, (paged) => show(paged, chamber, include))
+  // The server embeds one page of each list: where it was cut, say how to get the rest.
+  if (ctx.globals.quiet) return
+  for (const name of include ?? []) {
+    const shown = Array.isArray(chamber[name]) ? chamber[name].length : 0
+    const total = sizeOf(chamber, name)
+    if (total <= shown) continue
+    ctx.io.err.write(
+      `${name}: the first ${shown} of ${total} shown; all of them: chamberctl ${name} list ${opts.id} --all\n`,
+    )
+  }
 }
 
 async function show(
@@ -35,9 +45,7 @@ async function show(
     return
   }
   // TSV and CSV rows have one value per column: included lists are shown by their size.
-  const counts = Object.fromEntries(
-    include.map((name) => [name, Array.isArray(chamber[name]) ? chamber[name].length : 0]),
-  )
+  const counts = Object.fromEntries(include.map((name) => [name, sizeOf(chamber, name)]))
   await printRecord(ctx, { ...chamber, ...counts }, chambers, undefined, include)
 }
 
@@ -47,4 +55,11 @@ function parseInclude(value: string | undefined): string[] | undefined {
   if (!parsed.success)
     throw new UsageError(`--include ${value}: ${parsed.error.issues[0]!.message}`)
   return parsed.data
+}
+
+// An included list's size: the total the server gives with the page it embeds, else its length.
+function sizeOf(chamber: OutputRecord, name: string): number {
+  const total = chamber[`${name}_total`]
+  if (typeof total === 'number') return total
+  return Array.isArray(chamber[name]) ? chamber[name].length : 0
 }

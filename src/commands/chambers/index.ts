@@ -52,7 +52,10 @@ export function registerChambers(program: Command, ctx: Context): void {
     .aliases(['show', 'view'])
     .description('show every field of one chamber')
     .argument('<id>', 'chamber id')
-    .option('--include <list>', 'embed related records: members, events (v2)')
+    .option(
+      '--include <list>',
+      'embed related records: members, events (v2; the first page of each, with its total)',
+    )
     .action(async (id: string, flags) => {
       const { get } = await import('./get.js')
       await get({ id, ...flags }, ctx)

@@ -93,7 +93,7 @@ describe('chambers get', () => {
     expect(chamber.events).toHaveLength(3)
   })
 
-  it('shows the included lists as tables under headings on a TTY, by their counts in TSV', async () => {
+  it('shows the included lists as tables under headings on a TTY, by their totals in TSV', async () => {
     const table = await run(['chambers', 'get', 'ch_0001', '--include', 'members,events'], {
       stdoutIsTTY: true,
       stdoutWidth: 120,
@@ -101,17 +101,37 @@ describe('chambers get', () => {
     })
     expect(table.code).toBe(0)
     const shown = lines(table.stdout)
-    const members = shown.indexOf('Members (260)')
+    const members = shown.indexOf('Members (20 of 260)')
     const events = shown.indexOf('Events (9)')
     expect(members).toBeGreaterThan(0)
-    expect(events).toBeGreaterThan(members + 260)
+    expect(events).toBeGreaterThan(members + 20)
     expect(shown[members + 1]).toMatch(/^id +name +email +phone +membership_type +status/)
     expect(shown[members + 2]).toMatch(
       /^mb_000001 {2}Ada Lovelace +ada\.lovelace@berlin\.example\.com /,
     )
     expect(shown[events + 1]).toMatch(/^id +title +status +starts_at/)
-    const tsv = await run(['chambers', 'get', 'ch_0001', '--include', 'events'])
-    expect(tsv.stdout.trimEnd().split('\t').at(-1)).toBe('9')
+    const tsv = await run(['chambers', 'get', 'ch_0001', '--include', 'members,events'])
+    expect(tsv.stdout.trimEnd().split('\t').slice(-2)).toEqual(['260', '9'])
+  })
+
+  it('says on stderr where an included list was cut and how to get all of it', async () => {
+    const { code, stdout, stderr } = await run([
+      'chambers',
+      'get',
+      'ch_0001',
+      '--include',
+      'members,events',
+      '--json',
+    ])
+    expect(code).toBe(0)
+    const chamber = JSON.parse(stdout) as { members: unknown[]; members_total: number }
+    expect(chamber.members).toHaveLength(20)
+    expect(chamber.members_total).toBe(260)
+    expect(lines(stderr)).toEqual([
+      'members: the first 20 of 260 shown; all of them: chamberctl members list ch_0001 --all',
+    ])
+    const quiet = await run(['chambers', 'get', 'ch_0001', '--include', 'members', '-q'])
+    expect(quiet.stderr).toBe('')
   })
 
   it('percent-encodes the id in the path', async () => {
