@@ -7,10 +7,18 @@ import { HttpError, mediaType, readBody } from './http.js'
 
 export type Credentials = { clientId: string; clientSecret: string }
 
-export class TokenIssuer {
-  private readonly tokens = new Map<string, { version: ApiVersion; expiresAt: number }>()
+export type Grant = { version: ApiVersion; expiresAt: number }
 
+// Where issued tokens are kept, by a digest of the token: the store, so that with --data a token
+// outlives a restart of the sandbox (it still expires).
+export interface Grants {
+  getGrant(digest: string): Grant | undefined
+  putGrant(digest: string, grant: Grant, now: number): void
+}
+
+export class TokenIssuer {
   constructor(
+    private readonly grants: Grants,
     private readonly credentials: Credentials,
     private readonly ttlSeconds: number,
     private readonly now: () => number,
@@ -47,16 +55,16 @@ export class TokenIssuer {
         error_description: 'client authentication failed',
       })
     }
-    this.prune()
     const token = `sbx_${version}_${randomBytes(24).toString('base64url')}`
-    this.tokens.set(token, { version, expiresAt: this.now() + this.ttlSeconds * 1000 })
+    const now = this.now()
+    this.grants.putGrant(digestOf(token), { version, expiresAt: now + this.ttlSeconds * 1000 }, now)
     return { access_token: token, token_type: 'Bearer', expires_in: this.ttlSeconds }
   }
 
   // Throws the 401 the contract asks for unless the request carries a live token of `version`.
   authenticate(req: IncomingMessage, version: ApiVersion): void {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')
-    const grant = match ? this.tokens.get(match[1]!) : undefined
+    const grant = match ? this.grants.getGrant(digestOf(match[1]!)) : undefined
     let description: string | undefined
     if (!match) description = 'an Authorization: Bearer token is required'
     else if (!grant || grant.version !== version) {
@@ -73,11 +81,6 @@ export class TokenIssuer {
         },
       )
     }
-  }
-
-  private prune(): void {
-    const now = this.now()
-    for (const [token, grant] of this.tokens) if (grant.expiresAt <= now) this.tokens.delete(token)
   }
 }
 
@@ -143,6 +146,10 @@ function formDecode(value: string): string {
 }
 
 function sameSecret(given: string, expected: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest()
   return timingSafeEqual(digest(given), digest(expected))
 }
+
+const digest = (value: string) => createHash('sha256').update(value).digest()
+
+// What the store keeps of a token: a leaked data file holds no token that opens the API.
+const digestOf = (token: string) => digest(token).toString('base64url')

@@ -91,7 +91,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store.close()
     throw error
   }
-  const tokens = new TokenIssuer(credentials, options.tokenTtlSeconds ?? 3600, now)
+  const tokens = new TokenIssuer(store, credentials, options.tokenTtlSeconds ?? 3600, now)
 
   async function answer(req: IncomingMessage, warn: (text: string) => void): Promise<Answer> {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid')

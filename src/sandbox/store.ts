@@ -11,6 +11,7 @@ import type { SortableResource } from '../api/resources/index.js'
 import { DataFileError, dataFileKind, readJsonDataFile, removeLeftovers } from './data-file.js'
 import { replaceFile, temporaryPath } from './data-file.js'
 import type { Dataset, StoredChamber, StoredEvent, StoredMember } from './data-file.js'
+import type { Grant, Grants } from './auth.js'
 import { sortKey } from './sort-key.js'
 import { loadSqlite } from './sqlite.js'
 
@@ -75,6 +76,10 @@ const TABLES = [
     body TEXT NOT NULL)`,
 ]
 
+// Issued tokens, by digest (auth.ts); added to databases of earlier versions when opened.
+const TOKENS = `CREATE TABLE IF NOT EXISTS tokens (digest TEXT PRIMARY KEY, version TEXT NOT NULL,
+  expires REAL NOT NULL) WITHOUT ROWID`
+
 const INDEXES = [
   `CREATE INDEX chambers_by_name ON chambers (${key('name')})`,
   `CREATE INDEX chambers_by_created ON chambers (${key('created_at')})`,
@@ -115,7 +120,7 @@ type Resume = { key: SQLInputValue; seq: number }
 // Resume points kept: one per list being walked is all a client's --all needs.
 const RESUMES_KEPT = 64
 
-export class Store {
+export class Store implements Grants {
   private readonly statements = new Map<string, StatementSync>()
   // A list walked page by page seeks to where the last page ended instead of counting past
   // every record before it (OFFSET), so that page 10,000 of a million members takes the time of
@@ -177,8 +182,8 @@ export class Store {
   // then find them there.
   private initialize(initial: () => Dataset): this {
     this.transaction(() => {
-      if (this.checkFormat()) return
-      for (const statement of TABLES) this.db.exec(statement)
+      if (this.checkFormat()) return void this.db.exec(TOKENS)
+      for (const statement of [...TABLES, TOKENS]) this.db.exec(statement)
       this.db.prepare('INSERT INTO meta VALUES (?, ?)').run('format', FORMAT)
       this.insertDataset(initial())
       for (const statement of INDEXES) this.db.exec(statement)
@@ -263,7 +268,24 @@ export class Store {
     return this.bodies<StoredMember>(sql, [chamber.seq, sortKey(id), id])[0]
   }
 
+  getGrant(digest: string): Grant | undefined {
+    const row = this.statement('SELECT version, expires FROM tokens WHERE digest = ?').get(digest)
+    return row && { version: row.version as Grant['version'], expiresAt: Number(row.expires) }
+  }
+
   // -- writing ---------------------------------------------------------------------------------
+
+  // Expired tokens go when a new one is stored. Not a write of records: pages resume as before.
+  putGrant(digest: string, grant: Grant, now: number): void {
+    this.transaction(() => {
+      this.statement('DELETE FROM tokens WHERE expires <= ?').run(now)
+      this.statement('INSERT INTO tokens VALUES (?, ?, ?)').run(
+        digest,
+        grant.version,
+        grant.expiresAt,
+      )
+    }, false)
+  }
 
   // `build` makes the record around the id it is given; it is stored as built.
   addChamber(build: (id: string) => StoredChamber): StoredChamber {
@@ -431,9 +453,12 @@ export class Store {
 
   // IMMEDIATE: the write lock is taken at the start, so that two processes never both read and
   // then both try to write (which SQLite would refuse to one of them without waiting).
-  private transaction<T>(work: () => T): T {
-    this.writes++
-    this.resumes.clear()
+  // `records`: whether it changes records, which ends the pages remembered for resuming.
+  private transaction<T>(work: () => T, records = true): T {
+    if (records) {
+      this.writes++
+      this.resumes.clear()
+    }
     this.db.exec('BEGIN IMMEDIATE')
     try {
       const result = work()

@@ -7,7 +7,16 @@ import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { startSandbox } from '../../src/sandbox/server.js'
-import { BIG_CHAMBER, DAY, START, fakeClock, ids, useTempDir, withSandbox } from './helpers.js'
+import {
+  BIG_CHAMBER,
+  DAY,
+  START,
+  expectInvalidToken,
+  fakeClock,
+  ids,
+  useTempDir,
+  withSandbox,
+} from './helpers.js'
 import type { ApiClient, Rec } from './helpers.js'
 import { inTimeZone } from '../helpers/time-zone.js'
 
@@ -157,6 +166,23 @@ describe('a data file', () => {
       `${file} is a SQLite database, but not a chamberctl sandbox`,
     )
     expect(await readFile(file)).toEqual(before)
+  })
+
+  it('keeps issued tokens across a restart, until they expire, and only their digests', async () => {
+    const ttl = 60
+    const token = await withSandbox(
+      { dataFile: file, now: fakeClock().now, tokenTtlSeconds: ttl },
+      (env) => env.api('v2').accessToken(),
+    )
+    const clock = fakeClock()
+    await withSandbox({ dataFile: file, now: clock.now, tokenTtlSeconds: ttl }, async (env) => {
+      const api = env.api('v2')
+      expect((await api.get('/chambers', {}, { token })).status).toBe(200)
+      expectInvalidToken(await env.api('v1').get('/chambers', {}, { token }))
+      clock.advance(ttl * 1000)
+      expectInvalidToken(await api.get('/chambers', {}, { token }), /expired/)
+    })
+    expect((await readFile(file)).includes(token)).toBe(false)
   })
 })
 
