@@ -25,12 +25,17 @@ export function notFound(message: string): HttpError {
   return new HttpError(404, { error: message })
 }
 
+// No body at all when `body` is undefined (a 204).
 export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
   headers: Headers = {},
 ) {
+  if (body === undefined) {
+    res.writeHead(status, headers)
+    return void res.end()
+  }
   const text = JSON.stringify(body)
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -44,6 +49,13 @@ const MEDIA_TYPE = /^\s*([^;\s]+)/
 
 export function mediaType(req: IncomingMessage): string | undefined {
   return MEDIA_TYPE.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase()
+}
+
+// The body each request was read with, for the request log (control.ts).
+const bodies = new WeakMap<IncomingMessage, string>()
+
+export function bodyOf(req: IncomingMessage): string | undefined {
+  return bodies.get(req)
 }
 
 // Reads the whole body, refusing past BODY_LIMIT without buffering the excess. Listeners, not
@@ -61,7 +73,11 @@ export function readBody(req: IncomingMessage): Promise<string> {
       req.off('data', onData).off('end', onEnd)
       reject(tooLarge())
     }
-    const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'))
+    const onEnd = () => {
+      const text = Buffer.concat(chunks).toString('utf8')
+      bodies.set(req, text)
+      resolve(text)
+    }
     req.on('data', onData).on('end', onEnd).once('error', reject)
   })
 }

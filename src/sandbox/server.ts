@@ -7,6 +7,8 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { API_VERSIONS } from '../api/schemas.js'
 import type { ApiVersion } from '../api/schemas.js'
 import { clientOrigin } from './address.js'
+import { RequestLog, control } from './control.js'
+import { corsHeaders, isPreflight, preflightHeaders } from './cors.js'
 import { TokenIssuer } from './auth.js'
 import type { Credentials } from './auth.js'
 import {
@@ -48,6 +50,8 @@ export type SandboxOptions = {
   now?: () => number
   random?: () => number
   onRequest?: (entry: RequestLogEntry) => void
+  // An origin (https://app.example:8080) or '*': browsers on it may call the sandbox (cors.ts).
+  cors?: string
 }
 
 // `warnings`: what the sandbox ignored in the request (also in the answer's Warning header).
@@ -92,6 +96,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw error
   }
   const tokens = new TokenIssuer(store, credentials, options.tokenTtlSeconds ?? 3600, now)
+  const log = new RequestLog([credentials.clientSecret], now)
+  // What a fresh start would hold: the demo or empty data, and --demo-members.
+  const reset = () => {
+    store.reset(initial())
+    if (options.demoMembers) addDemoMembers(store, options.demoMembers)
+    log.clear()
+    return store.counts()
+  }
 
   async function answer(req: IncomingMessage, warn: (text: string) => void): Promise<Answer> {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid')
@@ -99,12 +111,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       .split('/')
       .filter(Boolean)
       .map((segment) => decodeSegment(segment))
-    // Outside the API and its auth, and spared --latency and --fail-rate: whether the server is up.
-    if (first === '_sandbox' && segments.join('/') === 'health') {
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        throw new HttpError(405, { error: '/_sandbox/health answers GET' }, { allow: 'GET, HEAD' })
-      }
-      return { status: 200, body: { status: 'ok' } }
+    // Outside the API and its auth, and spared --latency and --fail-rate (control.ts).
+    if (first === '_sandbox') return control({ segments, req, query: url.searchParams, log, reset })
+    if (options.cors && isPreflight(req)) {
+      return { status: 204, body: undefined, headers: preflightHeaders(options.cors, req) }
     }
     const version = API_VERSIONS.find((v) => v === first)
     if (!version) throw notFound('no such route: the API is served under /v1 and /v2')
@@ -146,9 +156,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           ? { status: error.status, body: error.body, headers: error.headers }
           : { status: 500, body: { error: `sandbox failure: ${(error as Error).message}` } }
     }
+    const cors = options.cors ? corsHeaders(options.cors, req) : {}
     const headers = warnings.length
-      ? { ...result.headers, warning: warnings.map(warningValue).join(', ') }
-      : result.headers
+      ? { ...cors, ...result.headers, warning: warnings.map(warningValue).join(', ') }
+      : { ...cors, ...result.headers }
     sendJson(res, result.status, result.body, headers)
     // An unread body would stall the keep-alive connection. It is drained after the answer (a
     // 413), so the connection turns idle only then: if close() has begun, it would otherwise wait
@@ -158,6 +169,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (!server.listening) server.closeIdleConnections()
       })
     }
+    // What a script sent to the API: not the questions to the sandbox itself, nor preflights.
+    const api = !req.url?.startsWith('/_sandbox/') && !(options.cors && isPreflight(req))
+    if (api) log.add(req, result.status)
     options.onRequest?.({
       method: req.method ?? 'GET',
       path: req.url ?? '/',

@@ -312,6 +312,24 @@ export class Store implements Grants {
     })
   }
 
+  // Every record replaced by `dataset`, ids counted from it again (POST /_sandbox/reset).
+  reset(dataset: Dataset): void {
+    this.transaction(() => {
+      for (const table of ['chambers', 'members', 'member_counts', 'events', 'counters']) {
+        this.db.exec(`DELETE FROM ${table}`)
+      }
+      this.insertDataset(dataset)
+    })
+  }
+
+  counts(): Record<'chambers' | 'members' | 'events', number> {
+    const all = { sql: '1', values: [] }
+    const members = Number(
+      this.statement('SELECT coalesce(sum(n), 0) AS n FROM member_counts').get()!.n,
+    )
+    return { chambers: this.count('chambers', all), members, events: this.count('events', all) }
+  }
+
   // Adds `count` members made by `make(i, n)`: the chamber's i-th member, the sandbox's n-th.
   // One transaction, with the sort indexes rebuilt once at the end instead of updated per row.
   addMembers(chamber: ChamberRow, count: number, make: (i: number, n: number) => StoredMember) {
