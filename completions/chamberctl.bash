@@ -58,7 +58,7 @@ __chamberctl_options() {
     'seed') REPLY+=' --concurrency --skip-existing --dry-run --offline --report --verbose --resume' ;;
     'export') REPLY+=' --type --status --members' ;;
     'api') REPLY+=' -X --method -f --raw-field -F --field --input -H --header --paginate -i --include' ;;
-    'sandbox') REPLY+=' --host --port --data --empty --demo-members --token-ttl --client-id --client-secret --latency --fail-rate --strict --check' ;;
+    'sandbox') REPLY+=' --host --port --data --empty --demo-members --token-ttl --client-id --client-secret --latency --fail-rate --port-file --cors --strict --check' ;;
   esac
 }
 
@@ -115,6 +115,8 @@ __chamberctl_option_value() {
     'sandbox|--client-secret') REPLY=none ;;
     'sandbox|--latency') REPLY=none ;;
     'sandbox|--fail-rate') REPLY=none ;;
+    'sandbox|--port-file') REPLY=files ;;
+    'sandbox|--cors') REPLY=none ;;
     *'|--profile') REPLY=profiles ;;
     *'|--base-url') REPLY=none ;;
     *'|-o' | *'|--output') REPLY='choices table tsv json ndjson csv' ;;

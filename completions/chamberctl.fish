@@ -155,6 +155,10 @@ function __chamberctl_takes_value
             return 0
         case 'sandbox|--fail-rate'
             return 0
+        case 'sandbox|--port-file'
+            return 0
+        case 'sandbox|--cors'
+            return 0
         case '*|--profile'
             return 0
         case '*|--base-url'
@@ -365,6 +369,8 @@ complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l client-id -x -d 'client
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l client-secret -x -d 'client secret to accept'
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l latency -x -d 'delay every answer by this many milliseconds'
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l fail-rate -x -d 'share of requests answered 500, 503 or 429 (0..1)'
+complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l port-file -r -F -d 'write the port to this file once serving (atomically)'
+complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l cors -x -d 'let web pages on this origin call it (* for any)'
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l strict -d 'refuse (422) what the spec leaves open instead of ignoring it with a Warning header'
 complete -c chamberctl -n "__chamberctl_at 'sandbox'" -l check -d 'serve nothing: exit 0 if a sandbox answers on --host and --port, else 1 (a health check)'
 

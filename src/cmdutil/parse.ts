@@ -48,3 +48,19 @@ export function listenAddress(value: string): string {
   }
   return value
 }
+
+// A web origin a browser sends (scheme://host[:port], nothing after it), or * for any.
+export function corsOrigin(value: string): string {
+  if (value === '*') return value
+  let url: URL | undefined
+  try {
+    url = new URL(value)
+  } catch {
+    url = undefined
+  }
+  const bare = url && !url.username && !url.password && url.pathname === '/' && !url.search
+  if (!url || !bare || !value.includes('://') || !/^https?:$/.test(url.protocol) || url.hash) {
+    throw new InvalidArgumentError('expected an origin such as http://localhost:3000, or *')
+  }
+  return url.origin
+}

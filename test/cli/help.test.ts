@@ -87,7 +87,7 @@ describe('help', () => {
   })
 
   it.each([
-    [['sandbox'], ['--json', '--jq', '--fields', '--output', '--profile', '--sandbox', '--yes']],
+    [['sandbox'], ['--jq', '--fields', '--output', '--profile', '--sandbox', '--yes']],
     [['login'], ['--json', '--jq', '--fields', '--sandbox']],
     [['export'], ['--jq', '--fields', '--wide']],
     [['logout'], ['--json', '--base-url', '--timeout']],

@@ -2,7 +2,7 @@ import type { Command } from 'commander'
 import type { Context } from '../../cmdutil/context.js'
 import manual from './manual.md?raw'
 import { about } from '../../cmdutil/manual.js'
-import { fraction, integer, listenAddress } from '../../cmdutil/parse.js'
+import { corsOrigin, fraction, integer, listenAddress } from '../../cmdutil/parse.js'
 import type { Options } from './serve.js'
 
 export function registerSandbox(program: Command, ctx: Context): void {
@@ -28,6 +28,8 @@ export function registerSandbox(program: Command, ctx: Context): void {
     .option('--client-secret <secret>', 'client secret to accept', 'sandbox-secret')
     .option('--latency <ms>', 'delay every answer by this many milliseconds', integer(0), 0)
     .option('--fail-rate <rate>', 'share of requests answered 500, 503 or 429 (0..1)', fraction, 0)
+    .option('--port-file <file>', 'write the port to this file once serving (atomically)')
+    .option('--cors <origin>', 'let web pages on this origin call it (* for any)', corsOrigin)
     .option(
       '--strict',
       'refuse (422) what the spec leaves open instead of ignoring it with a Warning header',
@@ -47,16 +49,20 @@ export function registerSandbox(program: Command, ctx: Context): void {
     })
   about(sandboxCommand, {
     long: manual,
-    // It serves; it neither connects to a server nor prints records.
-    globals: [],
+    // It serves; it neither connects to a server nor prints records. --json: its start as JSON.
+    globals: ['--json'],
     examples: [
       ['Serve the API on port 4010 with demo data', 'chamberctl sandbox'],
-      ['An empty sandbox that keeps its data', 'chamberctl sandbox --empty --data sandbox.db'],
+
       [
         'A slow, flaky server to test scripts against',
         'chamberctl sandbox --latency 200 --fail-rate 0.1',
       ],
       ['Reachable from other machines or containers', 'chamberctl sandbox --host 0.0.0.0'],
+      [
+        'In CI: empty, on a free port, told in a file and as JSON',
+        'chamberctl sandbox --empty --port 0 --port-file sandbox.port --json',
+      ],
     ],
   })
 }

@@ -1,8 +1,11 @@
+import { rmSync, writeFileSync } from 'node:fs'
 import { isLoopback } from '../../api/plain-http.js'
 import type { Context } from '../../cmdutil/context.js'
 import { CliError } from '../../errors.js'
+import { replaceFile, temporaryPath } from '../../sandbox/data-file.js'
 import { DEMO_LARGE_CHAMBER_ID } from '../../sandbox/demo-data.js'
 import { importNotice, startSandbox } from '../../sandbox/server.js'
+import type { Sandbox } from '../../sandbox/server.js'
 import { DataFileError } from '../../sandbox/store.js'
 
 export type Options = {
@@ -17,6 +20,8 @@ export type Options = {
   latency: number
   failRate: number
   strict?: boolean
+  portFile?: string
+  cors?: string
 }
 
 // Serves until SIGINT or SIGTERM, then stops accepting, finishes writes and returns (exit 0).
@@ -43,6 +48,7 @@ export async function serve(
     latencyMs: opts.latency,
     failRate: opts.failRate,
     strict: opts.strict,
+    cors: opts.cors,
     onRequest: quiet
       ? undefined
       : ({ method, path, status, ms, warnings }) =>
@@ -62,21 +68,54 @@ export async function serve(
     )
   }
   io.out.write(
-    [
-      `v1 base URL:    ${sandbox.baseUrl('v1')}`,
-      `v2 base URL:    ${sandbox.baseUrl('v2')}`,
-      `client id:      ${sandbox.credentials.clientId}`,
-      `client secret:  ${sandbox.credentials.clientSecret}`,
-      '',
-    ].join('\n'),
+    globals.format === 'json' ? `${JSON.stringify(startLine(sandbox))}\n` : banner(sandbox),
   )
+  // After the start line: a script that waits for the file finds the line there too.
+  if (opts.portFile) {
+    try {
+      writePortFile(opts.portFile, sandbox.port)
+    } catch (error) {
+      await sandbox.close()
+      throw new CliError(`cannot write --port-file ${opts.portFile}: ${(error as Error).message}`)
+    }
+  }
   if (!quiet) io.err.write('Serving; press Ctrl-C to stop.\n')
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)
   })
   if (!quiet) io.err.write(`Stopping (${signal}).\n`)
+  // A port file left behind would name a port nothing serves any more.
+  if (opts.portFile) rmSync(opts.portFile, { force: true })
   await sandbox.close()
+}
+
+function banner(sandbox: Sandbox): string {
+  return [
+    `v1 base URL:    ${sandbox.baseUrl('v1')}`,
+    `v2 base URL:    ${sandbox.baseUrl('v2')}`,
+    `client id:      ${sandbox.credentials.clientId}`,
+    `client secret:  ${sandbox.credentials.clientSecret}`,
+    '',
+  ].join('\n')
+}
+
+// --json: the start as one line for a script, documented in manual.md.
+function startLine(sandbox: Sandbox) {
+  return {
+    url: sandbox.url,
+    base_urls: { v1: sandbox.baseUrl('v1'), v2: sandbox.baseUrl('v2') },
+    port: sandbox.port,
+    client_id: sandbox.credentials.clientId,
+    client_secret: sandbox.credentials.clientSecret,
+  }
+}
+
+// Written whole or not at all: a script polling for the file never reads half a port.
+function writePortFile(path: string, port: number): void {
+  const temporary = temporaryPath(path)
+  writeFileSync(temporary, `${port}\n`)
+  replaceFile(temporary, path)
 }
 
 function explain(error: unknown, opts: Options): unknown {

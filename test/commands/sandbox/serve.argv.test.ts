@@ -29,6 +29,13 @@ describe('sandbox: argv → options', () => {
       [['sandbox', '--host', '::'], { ...DEFAULTS, host: '::' }],
       [['sandbox', '--host', 'localhost'], { ...DEFAULTS, host: 'localhost' }],
       [['sandbox', '--strict'], { ...DEFAULTS, strict: true }],
+      [['sandbox', '--port-file', 'port.txt'], { ...DEFAULTS, portFile: 'port.txt' }],
+      [['sandbox', '--cors', '*'], { ...DEFAULTS, cors: '*' }],
+      [
+        ['sandbox', '--cors', 'HTTP://LocalHost:3000/'],
+        { ...DEFAULTS, cors: 'http://localhost:3000' },
+      ],
+      [['sandbox', '--cors', 'https://app.example'], { ...DEFAULTS, cors: 'https://app.example' }],
     ],
     refuses: [
       [['sandbox', '--port', '65536'], '--port'],
@@ -36,6 +43,10 @@ describe('sandbox: argv → options', () => {
       [['sandbox', '--latency', '-1'], '--latency'],
       [['sandbox', '--host', 'example.org'], '--host'],
       [['sandbox', '--host', '10.0.0'], '--host'],
+      [['sandbox', '--cors', 'localhost:3000'], '--cors'],
+      [['sandbox', '--cors', 'http://localhost:3000/app'], '--cors'],
+      [['sandbox', '--cors', 'ftp://files.example'], '--cors'],
+      [['sandbox', '--cors', 'http://user:pw@app.example'], '--cors'],
     ],
   })
 })
