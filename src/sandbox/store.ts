@@ -119,6 +119,9 @@ export class DuplicateEmailError extends Error {}
 type Resume = { key: SQLInputValue; seq: number }
 // Resume points kept: one per list being walked is all a client's --all needs.
 const RESUMES_KEPT = 64
+// A page asked for out of turn deep into a list is counted from the nearest mark before it: the
+// position of every MARK_EVERY-th record, noted by earlier counts of the same list.
+const MARK_EVERY = 1000
 
 export class Store implements Grants {
   private readonly statements = new Map<string, StatementSync>()
@@ -127,6 +130,9 @@ export class Store implements Grants {
   // page 1. A point holds only while nothing was written: its key has the write counts of this
   // process and of every other one (PRAGMA data_version).
   private readonly resumes = new Map<string, Resume>()
+  // By list (listKey with no page size): marks[i] is where record (i + 1) * MARK_EVERY ends. They
+  // hold as long as resume points do.
+  private readonly marks = new Map<string, Resume[]>()
   private writes = 0
   private open = true
 
@@ -371,20 +377,25 @@ export class Store implements Grants {
     const column = sort ? key(sort.field) : 'seq'
     const order = sort ? `${column} ${sort.descending ? 'DESC' : 'ASC'}, seq` : 'seq'
     const list = this.listKey(table, where, order, perPage)
-    // Only ascending orders: (key, seq) after the last one is then one seek into the index.
-    const resume = sort?.descending ? undefined : this.resumeAt(list, page)
     const after = sort ? `(${column}, seq) > (?, ?)` : 'seq > ?'
-    const rows = resume
-      ? this.rows(
-          `SELECT seq, ${column} AS key, body FROM ${table} WHERE ${where.sql} AND ${after}
-            ORDER BY ${order} LIMIT ?`,
-          [...where.values, ...(sort ? [resume.key] : []), resume.seq, perPage],
-        )
-      : this.rows(
-          `SELECT seq, ${column} AS key, body FROM ${table} WHERE ${where.sql}
-            ORDER BY ${order} LIMIT ? OFFSET ?`,
-          [...where.values, perPage, (page - 1) * perPage],
-        )
+    const from = (point: Resume) => [...(sort ? [point.key] : []), point.seq]
+    // Only ascending orders: (key, seq) after a point is then one seek into the index.
+    let resume = sort?.descending ? undefined : this.resumeAt(list, page)
+    let skip = resume ? 0 : (page - 1) * perPage
+    if (!resume && !sort?.descending && skip >= MARK_EVERY) {
+      const marks = this.markUpTo(this.listKey(table, where, order, 0), skip, (point) => {
+        const sql = `SELECT seq, ${column} AS key FROM ${table} WHERE ${where.sql}
+          ${point ? `AND ${after}` : ''} ORDER BY ${order} LIMIT 1 OFFSET ${MARK_EVERY - 1}`
+        return this.rows(sql, [...where.values, ...(point ? from(point) : [])])[0]
+      })
+      resume = marks.at(-1)
+      skip -= marks.length * MARK_EVERY
+    }
+    const rows = this.rows(
+      `SELECT seq, ${column} AS key, body FROM ${table} WHERE ${where.sql}
+        ${resume ? `AND ${after}` : ''} ORDER BY ${order} LIMIT ? OFFSET ?`,
+      [...where.values, ...(resume ? from(resume) : []), perPage, skip],
+    )
     this.remember(list, page, perPage, rows)
     return { records: rows.map((row) => JSON.parse(String(row.body)) as T), total: total() }
   }
@@ -422,6 +433,26 @@ export class Store implements Grants {
     const rows = this.rows(sql, values)
     this.remember(list, page, perPage, rows)
     return rows.map((row) => JSON.parse(String(row.body)) as StoredMember)
+  }
+
+  // The marks of a list before record `offset`, noting those missing: `next` finds the record
+  // MARK_EVERY after a mark (or from the start), so a count is never longer than one without marks.
+  private markUpTo(
+    list: string,
+    offset: number,
+    next: (point: Resume | undefined) => Record<string, SQLOutputValue> | undefined,
+  ): Resume[] {
+    const marks = this.marks.get(list) ?? []
+    const wanted = Math.floor(offset / MARK_EVERY)
+    while (marks.length < wanted) {
+      const row = next(marks.at(-1))
+      if (!row) break
+      marks.push({ key: row.key as SQLInputValue, seq: Number(row.seq) })
+    }
+    this.marks.delete(list)
+    this.marks.set(list, marks)
+    if (this.marks.size > RESUMES_KEPT) this.marks.delete(this.marks.keys().next().value!)
+    return marks.slice(0, wanted)
   }
 
   // One list as it stands now: its query, page size and the database's write counts, read once
@@ -476,6 +507,7 @@ export class Store implements Grants {
     if (records) {
       this.writes++
       this.resumes.clear()
+      this.marks.clear()
     }
     this.db.exec('BEGIN IMMEDIATE')
     try {

@@ -92,3 +92,35 @@ describe('a write between two pages', () => {
     }
   })
 })
+
+// Past the first thousand records, a page asked for out of turn is counted from a mark noted by
+// an earlier count of the same list (store.ts, MARK_EVERY): the pages must be those of counting
+// from the start, whatever was asked before, and a write must move every later page.
+describe('pages deep into a list asked for out of turn', () => {
+  let env: TestSandbox
+  beforeAll(async () => {
+    env = await openSandbox({ demoMembers: 2740 })
+  })
+  afterAll(() => env.close())
+
+  it.each<Query>([{}, { sort: 'name' }, { 'filter[status]': 'active', sort: 'email' }])(
+    'are the pages walked in turn (%j)',
+    async (query) => {
+      const api = env.api('v2')
+      const all = await api.listAll(MEMBERS, query)
+      const slice = (n: number) => all.slice((n - 1) * 100, n * 100).map((record) => record.id)
+      const last = Math.ceil(all.length / 100)
+      expect(last).toBeGreaterThan(20)
+      for (const n of [last, last - 2, 12, 11, last - 1, last + 1, 19, 1, 13]) {
+        expect(await page(api, MEMBERS, { ...query, per_page: 100 }, n), `page ${n}`).toEqual(
+          slice(n),
+        )
+      }
+      // A member sorted first moves every later page by one.
+      if (!query.sort) return
+      await api.create(MEMBERS, { ...NEW_MEMBER, email: `aaron.${all.length}@example.com` })
+      const moved = await page(api, MEMBERS, { ...query, per_page: 100 }, last - 1)
+      expect(moved[0]).toBe(slice(last - 2).at(-1))
+    },
+  )
+})
