@@ -51,7 +51,9 @@ export async function renderRecord(
           opts.sections?.[key] !== undefined ||
           (isRecordList(record[key]) && (record[key] as unknown[]).length > 0),
       )
-  const fields = keys.filter((key) => !lists.includes(key))
+  // A list's total is said in its heading.
+  const total = (key: string) => key.endsWith('_total') && lists.includes(key.slice(0, -6))
+  const fields = keys.filter((key) => !lists.includes(key) && !total(key))
   const width = Math.max(0, ...fields.map((key) => stringWidth(escapeForTerminal(key)) + 1))
   const lines: string[] = []
   const entry = (indent: string, key: string, pad: number, value: unknown) => {
