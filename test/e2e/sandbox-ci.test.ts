@@ -6,7 +6,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../helpers/cli.js'
-import { CLI, ROOT, cliEnv, startCli } from '../helpers/run-cli.js'
+import { CLI, ROOT, cliEnv, runCli, startCli } from '../helpers/run-cli.js'
 
 const tempDir = useTempDirs('chamberctl-sandbox-ci-')
 
@@ -56,5 +56,17 @@ describe('the CI example of the sandbox manual', () => {
     server.child.kill('SIGTERM')
     expect((await server.exited).code).toBe(0)
     expect(existsSync(portFile)).toBe(false)
+  })
+
+  it('stops with exit 1 and one line when the port file cannot be written', async () => {
+    const portFile = path.join(tempDir(), 'missing', 'sandbox.port')
+    const run = await runCli(['sandbox', '--port', '0', '--port-file', portFile, '-q'], {
+      configDir: tempDir(),
+      stdin: 'ignore',
+      timeoutMs: 20_000,
+    })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(new RegExp(`^error: cannot write --port-file ${portFile}: .*ENOENT`))
+    expect(run.stderr.trim().split('\n')).toHaveLength(1)
   })
 })
