@@ -1,5 +1,6 @@
 // POST /_sandbox/reset and GET /_sandbox/requests: what a test author resets between cases and
 // asks about after them, outside the API's auth.
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { BODY_KEPT, REQUESTS_KEPT } from '../../src/sandbox/control.js'
 import type { LoggedRequest } from '../../src/sandbox/control.js'
@@ -8,6 +9,7 @@ import {
   basicAuth,
   credentialsBody,
   expectFieldError,
+  useTempDir,
   withSandbox,
 } from './helpers.js'
 import type { TestSandbox } from './helpers.js'
@@ -72,6 +74,26 @@ describe('POST /_sandbox/reset', () => {
       const get = await control(env, 'GET', 'reset')
       expect(get.status).toBe(405)
       expect(get.headers.get('allow')).toBe('POST')
+    })
+  })
+})
+
+describe('POST /_sandbox/reset with --data', () => {
+  const dir = useTempDir()
+
+  it('resets the file, for the next start and for another sandbox sharing it', async () => {
+    const dataFile = join(dir(), 'sandbox.db')
+    await withSandbox({ dataFile, empty: true }, async (env) => {
+      await withSandbox({ dataFile }, async (peer) => {
+        const api = env.api('v2')
+        await api.create('/chambers', { name: 'Kept Until Reset', type: 'hq', address: {} })
+        expect(await peer.api('v2').listAll('/chambers')).toHaveLength(1)
+        expect((await control(env, 'POST', 'reset')).body).toMatchObject({ chambers: 0 })
+        expect(await peer.api('v2').listAll('/chambers')).toEqual([])
+      })
+    })
+    await withSandbox({ dataFile }, async (env) => {
+      expect(await env.api('v2').listAll('/chambers')).toEqual([])
     })
   })
 })
