@@ -170,7 +170,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       })
     }
     // What a script sent to the API: not the questions to the sandbox itself, nor preflights.
-    const api = !req.url?.startsWith('/_sandbox/') && !(options.cors && isPreflight(req))
+    const api = !/^\/*_sandbox(?:[/?]|$)/.test(req.url ?? '') && !(options.cors && isPreflight(req))
     if (api) log.add(req, result.status)
     options.onRequest?.({
       method: req.method ?? 'GET',

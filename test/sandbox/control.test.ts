@@ -175,6 +175,9 @@ describe('GET /_sandbox/requests', () => {
       const reply = await control(env, 'GET', 'nothing')
       expect(reply.status).toBe(404)
       expect(reply.body.error).toMatch(/health, reset, requests/)
+      expect((await fetch(`${env.sandbox.url}/_sandbox`)).status).toBe(404)
+      // Questions to the sandbox itself are not what a script sent to the API.
+      expect(await requests(env)).toEqual([])
     })
   })
 })
