@@ -54,7 +54,8 @@ describe('the CI example of the sandbox manual', () => {
     await server.waitFor('stderr', /^Serving;/m)
     expect(readFileSync(portFile, 'utf8')).toBe(`${JSON.parse(line!).port}\n`)
     server.child.kill('SIGTERM')
-    expect((await server.exited).code).toBe(0)
+    const exited = await server.exited
+    expect(exited.code, `${exited.signal} ${exited.stderr}`).toBe(0)
     expect(existsSync(portFile)).toBe(false)
   })
 
@@ -68,5 +69,28 @@ describe('the CI example of the sandbox manual', () => {
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(new RegExp(`^error: cannot write --port-file ${portFile}: .*ENOENT`))
     expect(run.stderr.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('logs each request on stderr with a secret in its query masked', async () => {
+    const server = startCli(['sandbox', '--port', '0', '--json'], {
+      configDir: tempDir(),
+      stdin: 'ignore',
+      timeoutMs: 20_000,
+    })
+    try {
+      const [line] = await server.waitFor('stdout', /^\{.*\}\n/)
+      const { base_urls } = JSON.parse(line!) as { base_urls: { v2: string } }
+      const answer = await fetch(`${base_urls.v2}/chambers?access_token=leak-me-please&page=2`)
+      expect(answer.status).toBe(401)
+      await answer.body?.cancel()
+      await server.waitFor('stderr', /^GET \/v2\/chambers\?access_token=\S+ 401 /m)
+      expect(server.stderr()).toMatch(
+        /^GET \/v2\/chambers\?access_token=%5Bredacted%5D&page=2 401 /m,
+      )
+      expect(server.stderr()).not.toContain('leak-me-please')
+    } finally {
+      server.child.kill('SIGTERM')
+    }
+    expect((await server.exited).code).toBe(0)
   })
 })

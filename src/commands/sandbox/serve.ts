@@ -1,5 +1,6 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { isLoopback } from '../../api/plain-http.js'
+import { redactUrl } from '../../api/redact.js'
 import type { Context } from '../../cmdutil/context.js'
 import { CliError } from '../../errors.js'
 import { replaceFile, temporaryPath } from '../../sandbox/data-file.js'
@@ -53,7 +54,10 @@ export async function serve(
       ? undefined
       : ({ method, path, status, ms, warnings }) =>
           io.err.write(
-            [`${method} ${path} ${status} ${ms}ms`, ...warnings.map((w) => `  warning: ${w}`)]
+            [
+              `${method} ${redactTarget(path)} ${status} ${ms}ms`,
+              ...warnings.map((w) => `  warning: ${w}`),
+            ]
               .map((line) => `${line}\n`)
               .join(''),
           ),
@@ -67,6 +71,12 @@ export async function serve(
       `Added ${opts.demoMembers} demo members to ${DEMO_LARGE_CHAMBER_ID} in ${seconds} s.\n`,
     )
   }
+  // Listening for the signals before telling where it serves: a script may send one as soon as it
+  // reads the start line or the port file.
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', resolve)
+    process.once('SIGTERM', resolve)
+  })
   io.out.write(
     globals.format === 'json' ? `${JSON.stringify(startLine(sandbox))}\n` : banner(sandbox),
   )
@@ -80,14 +90,18 @@ export async function serve(
     }
   }
   if (!quiet) io.err.write('Serving; press Ctrl-C to stop.\n')
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', resolve)
-    process.once('SIGTERM', resolve)
-  })
+  const signal = await stopped
   if (!quiet) io.err.write(`Stopping (${signal}).\n`)
   // A port file left behind would name a port nothing serves any more.
   if (opts.portFile) rmSync(opts.portFile, { force: true })
   await sandbox.close()
+}
+
+// A request's path and query for the log: a token or secret sent in the query is masked.
+function redactTarget(target: string): string {
+  if (!target.includes('?')) return target
+  const url = new URL(redactUrl(new URL(target, 'http://sandbox.invalid').href))
+  return url.pathname + url.search
 }
 
 function banner(sandbox: Sandbox): string {
