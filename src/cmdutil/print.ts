@@ -35,13 +35,16 @@ export async function paged(
 const SPINNER_DELAY_MS = 300
 
 // `request`, with a spinner on stderr (ora) once it has taken longer than SPINNER_DELAY_MS: only
-// when stdout and stderr are a terminal, never with -q. Gone before anything is printed.
+// when stdout and stderr are a terminal, never with -q. Gone before anything is printed. Not on
+// a terminal that reports no width: ora counts the lines it drew by dividing by the width, and
+// at 0 it cleared lines for ever.
 export async function spinning<T>(
   ctx: Pick<Context, 'io' | 'globals'>,
   request: Promise<T>,
 ): Promise<T> {
   const { io, globals } = ctx
-  if (!io.stdoutIsTTY || !io.stderrIsTTY || globals.quiet) return request
+  const width = (io.err as { columns?: number }).columns
+  if (!io.stdoutIsTTY || !io.stderrIsTTY || globals.quiet || !width) return request
   let settled = false
   let spinner: { stop(): unknown } | undefined
   const timer = setTimeout(() => {
