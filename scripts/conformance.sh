@@ -9,7 +9,9 @@
 #     every route of the document with every status the sandbox serves for it
 #     (scripts/conformance-statuses.mjs): each as expected, and no violation.
 # Prism comes from the shared tools (../shared/tools/prism, or $CHAMBERCTL_PRISM_TOOLS), which
-# install it into ~/.cache/chamberctl-prism when missing. Loopback ports: $CONFORMANCE_PORT and
+# install it into ~/.cache/chamberctl-prism when missing; each proxy is started through
+# scripts/prism-proxy.sh, which gives it a document of its own (a proxy restarts when its
+# document is written, as every start of another wrote it). Loopback ports: $CONFORMANCE_PORT and
 # the four after it (default 4171..4175).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,13 +54,13 @@ echo "== Prism validation proxy (port $proxy_port) in front of the sandbox (port
 CHAMBERCTL_CONFIG_DIR="$logs/config" "$node" bin/chamberctl.cjs sandbox --port "$sandbox_port" \
   --data "$logs/sandbox.db" -q >"$logs/sandbox.log" 2>&1 &
 pids+=($!)
-"$tools/proxy.sh" "http://127.0.0.1:$sandbox_port" "$proxy_port" >"$logs/proxy.log" 2>&1 &
+scripts/prism-proxy.sh "http://127.0.0.1:$sandbox_port" "$proxy_port" >"$logs/proxy.log" 2>&1 &
 pids+=($!)
 # Started now so that Prism's start overlaps the runs below; used by step 3.
 CHAMBERCTL_CONFIG_DIR="$logs/config-failing" "$node" bin/chamberctl.cjs sandbox --port "$failing_port" \
   --fail-rate 1 -q >"$logs/sandbox-failing.log" 2>&1 &
 pids+=($!)
-"$tools/proxy.sh" "http://127.0.0.1:$failing_port" "$failing_proxy_port" >"$logs/proxy-failing.log" 2>&1 &
+scripts/prism-proxy.sh "http://127.0.0.1:$failing_port" "$failing_proxy_port" >"$logs/proxy-failing.log" 2>&1 &
 pids+=($!)
 wait_for "$sandbox_port" "$logs/sandbox.log"
 wait_for "$proxy_port" "$logs/proxy.log"
@@ -71,7 +73,7 @@ wait_for "$failing_proxy_port" "$logs/proxy-failing.log"
 echo "== the end-to-end tests, each file's sandbox behind a Prism validation proxy"
 # npx: vitest under the project's Node (the sandbox needs node:sqlite).
 mkdir -p "$logs/e2e"
-CHAMBERCTL_TEST_PRISM_PROXY="$tools/proxy.sh" CHAMBERCTL_TEST_PRISM_LOGS="$logs/e2e" \
+CHAMBERCTL_TEST_PRISM_PROXY="$PWD/scripts/prism-proxy.sh" CHAMBERCTL_TEST_PRISM_LOGS="$logs/e2e" \
   npx vitest run test/e2e </dev/null
 
 # Prism logs a broken request or answer as a violation or a request terminated with an error;
