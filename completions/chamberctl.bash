@@ -63,7 +63,8 @@ __chamberctl_options() {
 }
 
 # How the value of option $2 of command path $1 is completed, in REPLY: '' when it takes no
-# value, else none, files, chamber-ids, profiles, or 'choices VALUE...'.
+# value, else none, files, chamber-ids, profiles, 'choices VALUE...', or 'list VALUE...' (a
+# comma-separated list of them).
 __chamberctl_option_value() {
   case "$1|$2" in
     'login|--client-id') REPLY=none ;;
@@ -73,18 +74,22 @@ __chamberctl_option_value() {
     'chambers list|--page') REPLY=none ;;
     'chambers list|--per-page') REPLY=none ;;
     'chambers list|--limit') REPLY=none ;;
+    'chambers list|--fields') REPLY='list id name type hq_id status address address.street address.city address.postal_code address.region address.country created_at members events' ;;
     'chambers get|--include') REPLY=none ;;
+    'chambers get|--fields') REPLY='list id name type hq_id status address address.street address.city address.postal_code address.region address.country created_at members events' ;;
     'chambers create|--name') REPLY=none ;;
     'chambers create|--type') REPLY='choices hq subsidiary' ;;
     'chambers create|--hq-id') REPLY=chamber-ids ;;
     'chambers create|--address') REPLY=none ;;
     'chambers create|--address-field') REPLY=none ;;
     'chambers create|--from-file') REPLY=files ;;
+    'chambers create|--fields') REPLY='list id name type hq_id status address address.street address.city address.postal_code address.region address.country created_at members events' ;;
     'members list|--status') REPLY='choices active inactive pending' ;;
     'members list|--sort') REPLY=none ;;
     'members list|--page') REPLY=none ;;
     'members list|--per-page') REPLY=none ;;
     'members list|--limit') REPLY=none ;;
+    'members list|--fields') REPLY='list id name email phone membership_type status joined_at chamber_id' ;;
     'members add|--name') REPLY=none ;;
     'members add|--email') REPLY=none ;;
     'members add|--phone') REPLY=none ;;
@@ -97,6 +102,7 @@ __chamberctl_option_value() {
     'events list|--page') REPLY=none ;;
     'events list|--per-page') REPLY=none ;;
     'events list|--limit') REPLY=none ;;
+    'events list|--fields') REPLY='list id chamber_id title status starts_at ends_at location created_at' ;;
     'seed|--concurrency') REPLY=none ;;
     'seed|--report') REPLY=files ;;
     'export|--type') REPLY='choices hq subsidiary' ;;
@@ -140,7 +146,7 @@ __chamberctl_argument() {
     'api|0') REPLY=none ;;
     'fields|0') REPLY='choices chambers members events' ;;
     'completion|0') REPLY='choices bash zsh fish powershell' ;;
-    'help|'*) REPLY=none ;;
+    'help|'*) REPLY='choices environment exit-codes formatting bulk fixtures credentials options reference login logout auth chambers members events seed export api sandbox fields completion help' ;;
     *) REPLY=none ;;
   esac
 }
@@ -156,6 +162,16 @@ __chamberctl_values() {
       for value in "${list[@]}"; do
         [[ $value == "$cur"* ]] && COMPREPLY+=("$pre$value")
       done
+      ;;
+    'list '*)
+      # The last element is completed after the ones before it, which are not offered again;
+      # no space follows, so that a comma can.
+      local head=${cur%"${cur##*,}"}
+      read -ra list <<<"${kind#list }"
+      for value in "${list[@]}"; do
+        [[ $value == "${cur##*,}"* && ,$head != *,$value,* ]] && COMPREPLY+=("$pre$head$value")
+      done
+      compopt -o nospace 2>/dev/null
       ;;
     files)
       compopt -o filenames 2>/dev/null

@@ -230,6 +230,17 @@ function __chamberctl_chamber_ids
     command chamberctl $pass __complete chamber-ids 2>/dev/null
 end
 
+# A comma-separated list of $argv: the last element of the word at the cursor is completed after
+# the ones before it, which are not offered again.
+function __chamberctl_list
+    set -l word (string replace -r -- '^--[^=]*=' '' (commandline -ct))
+    set -l head (string match -r -- '^.*,' $word); or set head ''
+    set -l given (string split , -- $head)
+    for value in $argv
+        contains -- $value $given; or echo $head$value
+    end
+end
+
 # Lines of `chamberctl __complete profiles` are profile names.
 function __chamberctl_profiles
     command chamberctl __complete profiles 2>/dev/null
@@ -291,8 +302,10 @@ complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l page -x -d 'fetch
 complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l per-page -x -d 'records per page, 1..100 (default: 20)'
 complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l all -d 'fetch every page'
 complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l limit -x -d 'print at most this many records, across pages'
+complete -c chamberctl -n "__chamberctl_at 'chambers list'" -l fields -x -a '(__chamberctl_list id name type hq_id status address address.street address.city address.postal_code address.region address.country created_at members events)' -d 'comma-separated columns or keys to print, e.g. id,address.city (see: chamberctl fields)'
 
 complete -c chamberctl -n "__chamberctl_at 'chambers get'" -l include -x -d 'embed related records: members, events (v2; the first page of each, with its total)'
+complete -c chamberctl -n "__chamberctl_at 'chambers get'" -l fields -x -a '(__chamberctl_list id name type hq_id status address address.street address.city address.postal_code address.region address.country created_at members events)' -d 'comma-separated columns or keys to print, e.g. id,address.city (see: chamberctl fields)'
 complete -c chamberctl -n "__chamberctl_at 'chambers get' 0" -a '(__chamberctl_chamber_ids)'
 
 complete -c chamberctl -n "__chamberctl_at 'chambers create'" -l name -x -d 'chamber name'
@@ -302,6 +315,7 @@ complete -c chamberctl -n "__chamberctl_at 'chambers create'" -l address -x -d '
 complete -c chamberctl -n "__chamberctl_at 'chambers create'" -l address-field -x -d 'one address field; repeatable'
 complete -c chamberctl -n "__chamberctl_at 'chambers create'" -l from-file -r -F -d 'a JSON object with the fields (- for stdin); flags override it'
 complete -c chamberctl -n "__chamberctl_at 'chambers create'" -l dry-run -d 'print the request body and send nothing'
+complete -c chamberctl -n "__chamberctl_at 'chambers create'" -l fields -x -a '(__chamberctl_list id name type hq_id status address address.street address.city address.postal_code address.region address.country created_at members events)' -d 'comma-separated columns or keys to print, e.g. id,address.city (see: chamberctl fields)'
 
 complete -c chamberctl -n "__chamberctl_at 'members' 0" -a list -d 'list the members of a chamber'
 complete -c chamberctl -n "__chamberctl_at 'members' 0" -a add -d 'add a member (v2), or many from a file; prompts for what is missing on a terminal'
@@ -312,6 +326,7 @@ complete -c chamberctl -n "__chamberctl_at 'members list'" -l page -x -d 'fetch 
 complete -c chamberctl -n "__chamberctl_at 'members list'" -l per-page -x -d 'records per page, 1..100 (default: 20)'
 complete -c chamberctl -n "__chamberctl_at 'members list'" -l all -d 'fetch every page'
 complete -c chamberctl -n "__chamberctl_at 'members list'" -l limit -x -d 'print at most this many records, across pages'
+complete -c chamberctl -n "__chamberctl_at 'members list'" -l fields -x -a '(__chamberctl_list id name email phone membership_type status joined_at chamber_id)' -d 'comma-separated columns or keys to print, e.g. id,address.city (see: chamberctl fields)'
 complete -c chamberctl -n "__chamberctl_at 'members list' 0" -a '(__chamberctl_chamber_ids)'
 
 complete -c chamberctl -n "__chamberctl_at 'members add'" -l name -x -d 'member name'
@@ -335,6 +350,7 @@ complete -c chamberctl -n "__chamberctl_at 'events list'" -l page -x -d 'fetch t
 complete -c chamberctl -n "__chamberctl_at 'events list'" -l per-page -x -d 'records per page, 1..100 (default: 20)'
 complete -c chamberctl -n "__chamberctl_at 'events list'" -l all -d 'fetch every page'
 complete -c chamberctl -n "__chamberctl_at 'events list'" -l limit -x -d 'print at most this many records, across pages'
+complete -c chamberctl -n "__chamberctl_at 'events list'" -l fields -x -a '(__chamberctl_list id chamber_id title status starts_at ends_at location created_at)' -d 'comma-separated columns or keys to print, e.g. id,address.city (see: chamberctl fields)'
 complete -c chamberctl -n "__chamberctl_at 'events list' 0" -a '(__chamberctl_chamber_ids)'
 
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l concurrency -x -d 'requests in flight at once'
@@ -378,3 +394,4 @@ complete -c chamberctl -n "__chamberctl_at 'fields' 0" -a 'chambers members even
 
 complete -c chamberctl -n "__chamberctl_at 'completion' 0" -a 'bash zsh fish powershell'
 
+complete -c chamberctl -n "__chamberctl_at 'help' 0+" -a 'environment exit-codes formatting bulk fixtures credentials options reference login logout auth chambers members events seed export api sandbox fields completion help'

@@ -146,6 +146,15 @@ export function addHelpCommand(program: Command): void {
       findCommand(program, path).outputHelp()
     })
   about(help, {
+    // Completed with the topics, then the commands: those registered by the time it is asked.
+    completes: {
+      'command-or-topic': {
+        words: () => [
+          ...Object.keys({ ...TOPICS, ...MANUAL_PAGES }),
+          ...program.commands.filter((c) => !isHidden(c)).map((c) => c.name()),
+        ],
+      },
+    },
     examples: [
       ['The help of one command', 'chamberctl help members add'],
       ['The environment variables chamberctl reads', 'chamberctl help environment'],

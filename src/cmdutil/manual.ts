@@ -2,6 +2,7 @@
 // the global options apply to it. Declared next to each command's registration
 // (src/commands/<noun>/index.ts); read by the help, `help reference` and the generated docs.
 import type { Command } from 'commander'
+import type { Resource } from '../api/resources/index.js'
 
 // What the example shows, then the command line as a user types it.
 export type Example = readonly [what: string, commandLine: string]
@@ -32,7 +33,16 @@ type About = {
   // The global options that apply beyond those every command takes; left out, none apply (a noun
   // that only groups its verbs, `help`, `completion`).
   globals?: readonly string[]
+  // What shell completion offers where commander's choices say nothing: for an argument (by its
+  // name) or an option's value (by its long flag, a global one included).
+  completes?: Readonly<Record<string, Completes>>
 }
+
+export type Completes =
+  // The words it may be, asked for only when the completion scripts are built.
+  | { words: () => readonly string[] }
+  // A comma-separated list of the fields of a resource: `--fields id,address.city`.
+  | { fieldsOf: Resource }
 
 const ABOUT = new WeakMap<Command, About>()
 
@@ -47,6 +57,10 @@ export function examplesOf(command: Command): readonly Example[] {
 
 export function topicsOf(command: Command): readonly string[] {
   return ABOUT.get(command)?.topics ?? []
+}
+
+export function completesOf(command: Command): Readonly<Record<string, Completes>> {
+  return ABOUT.get(command)?.completes ?? {}
 }
 
 export function longOf(command: Command): string | undefined {

@@ -95,6 +95,24 @@ describe('__complete words, as the PowerShell script calls it', () => {
     ['chamberctl chambers get --inc', ['--include']],
     // A value is skipped over: `--type hq` leaves `chambers list` the command.
     ['chamberctl chambers list --type hq --st', ['--status']],
+    // The fields of what the command prints; in a list, the last one, the given ones left out.
+    [
+      'chamberctl chambers list --fields=address.c',
+      ['--fields=address.city', '--fields=address.country'],
+    ],
+    [
+      'chamberctl members list ch_0001 --fields id,name,',
+      [
+        'id,name,email',
+        'id,name,phone',
+        'id,name,membership_type',
+        'id,name,status',
+        'id,name,joined_at',
+        'id,name,chamber_id',
+      ],
+    ],
+    // The topics, then the commands.
+    ['chamberctl help e', ['environment', 'exit-codes', 'events', 'export']],
     // After `--` nothing is an option.
     ['chamberctl api -- -', []],
     // Values nothing can guess, and hidden commands: nothing.

@@ -13,6 +13,38 @@ const sandbox = useSandbox()
 const tempDir = useTempDirs('chamberctl-completion-')
 
 const FORMATS = ['table', 'tsv', 'json', 'ndjson', 'csv']
+const TOPICS = [
+  'environment',
+  'exit-codes',
+  'formatting',
+  'bulk',
+  'fixtures',
+  'credentials',
+  'options',
+  'reference',
+]
+const MEMBER_FIELDS = [
+  'id',
+  'name',
+  'email',
+  'phone',
+  'membership_type',
+  'status',
+  'joined_at',
+  'chamber_id',
+]
+// --fields after a command that prints records: that resource's fields, nested ones dotted; in a
+// comma list the last element is completed, the ones before kept, the ones given not offered.
+const FIELD_CASES: [string, string[]][] = [
+  ['chamberctl members list ch_0001 --fields ', MEMBER_FIELDS],
+  ['chamberctl chambers list --fields address.c', ['address.city', 'address.country']],
+  ['chamberctl chambers get ch_0001 --fields id,na', ['id,name']],
+  ['chamberctl events list ch_0001 --fields id,title,s', ['id,title,status', 'id,title,starts_at']],
+  [
+    'chamberctl members list ch_0001 --fields email,id,',
+    MEMBER_FIELDS.filter((f) => !['email', 'id'].includes(f)).map((f) => `email,id,${f}`),
+  ],
+]
 
 // A config directory with three profiles, and one whose name (hand-edited) no command accepts.
 function withProfiles(): ShellRun {
@@ -118,6 +150,29 @@ describe('bash', () => {
     expect(await bashComplete('chamberctl auth switch ', withSandboxEnv())).toEqual([])
   })
 
+  it.each(FIELD_CASES)('%j offers the fields → %j', async (line, expected) => {
+    expect(await bashComplete(line)).toEqual(expected)
+  })
+
+  it('--fields=<TAB>, split at "=" as bash does, completes the list alone', async () => {
+    const words = ['chamberctl', 'members', 'list', 'x', '--fields', '=', 'id,em']
+    const line = 'chamberctl members list x --fields=id,em'
+    expect(await bashComplete(line, { words })).toEqual(['id,email'])
+  })
+
+  it('`help <TAB>` offers the topics and the commands', async () => {
+    const offered = await bashComplete('chamberctl help ')
+    expect(offered.slice(0, TOPICS.length)).toEqual(TOPICS)
+    expect(offered).toEqual(expect.arrayContaining(['chambers', 'members', 'auth', 'completion']))
+    expect(offered).not.toContain('__complete')
+    expect(await bashComplete('chamberctl help e')).toEqual([
+      'environment',
+      'exit-codes',
+      'events',
+      'export',
+    ])
+  })
+
   it('passes --base-url on, rejoining the pieces bash splits at ":"', async () => {
     const { CHAMBERCTL_CLIENT_ID, CHAMBERCTL_CLIENT_SECRET } = credentialsEnv(sandbox())
     const run = withSandboxEnv({ CHAMBERCTL_CLIENT_ID, CHAMBERCTL_CLIENT_SECRET })
@@ -147,6 +202,18 @@ describe.skipIf(!hasShell('zsh'))('zsh', () => {
     expect(await zshComplete('chamberctl chambers get ', withSandboxEnv())).toEqual(CHAMBER_IDS)
   })
 
+  it.each(FIELD_CASES)('%j offers the fields → %j', async (line, expected) => {
+    // zsh completes the last element alone, after the ones before it.
+    const last = expected.map((value) => value.slice(value.lastIndexOf(',') + 1))
+    expect((await zshComplete(line)).sort()).toEqual([...last].sort())
+  })
+
+  it('`help <TAB>` offers the topics and the commands', async () => {
+    const offered = await zshComplete('chamberctl help ')
+    expect(offered).toEqual(expect.arrayContaining([...TOPICS, 'chambers', 'members', 'auth']))
+    expect(await zshComplete('chamberctl help ex')).toEqual(['exit-codes', 'export'])
+  })
+
   it.each(['chamberctl auth switch ', 'chamberctl --profile '])(
     '%j offers the profile names',
     async (line) => {
@@ -171,6 +238,19 @@ describe.skipIf(!hasShell('fish'))('fish', () => {
     ['chamberctl completion ', ['bash', 'fish', 'powershell', 'zsh']],
   ])('%j → %j', async (line, expected) => {
     expect(values(await fishComplete(line))).toEqual(expected)
+  })
+
+  it.each(FIELD_CASES)('%j offers the fields → %j', async (line, expected) => {
+    expect(values(await fishComplete(line)).sort()).toEqual([...expected].sort())
+  })
+
+  it('`help <TAB>` offers the topics and the commands', async () => {
+    const offered = values(await fishComplete('chamberctl help '))
+    expect(offered).toEqual(expect.arrayContaining([...TOPICS, 'chambers', 'members', 'auth']))
+    expect(values(await fishComplete('chamberctl help ex')).sort()).toEqual([
+      'exit-codes',
+      'export',
+    ])
   })
 
   it('`chamberctl events list <TAB>` completes ids, with the names as descriptions', async () => {

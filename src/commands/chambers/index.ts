@@ -38,6 +38,7 @@ export function registerChambers(program: Command, ctx: Context): void {
     await list(flags, ctx)
   })
   about(listCommand, {
+    completes: { '--fields': { fieldsOf: 'chambers' } },
     topics: ['formatting'],
     globals: [...SERVER, ...OUTPUT],
     examples: [
@@ -61,6 +62,7 @@ export function registerChambers(program: Command, ctx: Context): void {
       await get({ id, ...flags }, ctx)
     })
   about(getCommand, {
+    completes: { '--fields': { fieldsOf: 'chambers' } },
     topics: ['formatting'],
     globals: [...SERVER, ...OUTPUT],
     examples: [
@@ -88,6 +90,7 @@ export function registerChambers(program: Command, ctx: Context): void {
       await create(flags, ctx)
     })
   about(createCommand, {
+    completes: { '--fields': { fieldsOf: 'chambers' } },
     topics: ['bulk'],
     globals: [...SERVER, ...OUTPUT, ...INPUT],
     examples: [

@@ -39,9 +39,12 @@ export function bashScript(program: CommandSpec): string {
     ...commands
       .filter((command) => command.path.length > 0)
       .flatMap((command) =>
-        command.options
-          .filter((option) => option.value || optionWords(option).some((w) => globalWords.has(w)))
-          .map((option) => valueCase(command.path, option)),
+        [
+          ...command.options.filter(
+            (option) => option.value || optionWords(option).some((w) => globalWords.has(w)),
+          ),
+          ...command.overrides,
+        ].map((option) => valueCase(command.path, option)),
       ),
     ...globals.filter((option) => option.value).map((option) => valueCase(undefined, option)),
   ]
@@ -85,7 +88,8 @@ ${optionCases.join('\n')}
 }
 
 # How the value of option $2 of command path $1 is completed, in REPLY: '' when it takes no
-# value, else none, files, chamber-ids, profiles, or 'choices VALUE...'.
+# value, else none, files, chamber-ids, profiles, 'choices VALUE...', or 'list VALUE...' (a
+# comma-separated list of them).
 ${h}_option_value() {
   case "$1|$2" in
 ${valueCases.join('\n')}
@@ -112,6 +116,16 @@ ${h}_values() {
       for value in "\${list[@]}"; do
         [[ $value == "$cur"* ]] && COMPREPLY+=("$pre$value")
       done
+      ;;
+    'list '*)
+      # The last element is completed after the ones before it, which are not offered again;
+      # no space follows, so that a comma can.
+      local head=\${cur%"\${cur##*,}"}
+      read -ra list <<<"\${kind#list }"
+      for value in "\${list[@]}"; do
+        [[ $value == "\${cur##*,}"* && ,$head != *,$value,* ]] && COMPREPLY+=("$pre$head$value")
+      done
+      compopt -o nospace 2>/dev/null
       ;;
     files)
       compopt -o filenames 2>/dev/null
@@ -233,7 +247,9 @@ function valueCase(path: string[] | undefined, option: OptionSpec): string {
 }
 
 function kind(complete: ValueCompletion): string {
-  return complete.kind === 'choices' ? `'choices ${complete.values.join(' ')}'` : complete.kind
+  return complete.kind === 'choices' || complete.kind === 'list'
+    ? `'${complete.kind} ${complete.values.join(' ')}'`
+    : complete.kind
 }
 
 // Words of the model are checked to need no quoting but '; the case labels are quoted anyway.

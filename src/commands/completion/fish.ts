@@ -58,9 +58,10 @@ export function fishScript(program: CommandSpec): string {
         )
       }
     }
-    if (command.path.length > 0 && (command.options.length > 0 || command.args.length > 0)) {
+    const own = [...command.options, ...command.overrides]
+    if (command.path.length > 0 && (own.length > 0 || command.args.length > 0)) {
       lines.push('')
-      for (const option of command.options) {
+      for (const option of own) {
         lines.push(complete(at(command.path), optionFlags(option, h)))
       }
       command.args.forEach((argument, index) => {
@@ -148,6 +149,17 @@ function ${h}_chamber_ids
     command ${name} $pass __complete chamber-ids 2>/dev/null
 end
 
+# A comma-separated list of $argv: the last element of the word at the cursor is completed after
+# the ones before it, which are not offered again.
+function ${h}_list
+    set -l word (string replace -r -- '^--[^=]*=' '' (commandline -ct))
+    set -l head (string match -r -- '^.*,' $word); or set head ''
+    set -l given (string split , -- $head)
+    for value in $argv
+        contains -- $value $given; or echo $head$value
+    end
+end
+
 # Lines of \`${name} __complete profiles\` are profile names.
 function ${h}_profiles
     command ${name} __complete profiles 2>/dev/null
@@ -183,6 +195,8 @@ function argumentValues(complete: ValueCompletion, h: string): string | undefine
       return `-a ${quote(`(${h}_profiles)`)}`
     case 'choices':
       return `-a ${quote(complete.values.join(' '))}`
+    case 'list':
+      return `-a ${quote(`(${h}_list ${complete.values.join(' ')})`)}`
   }
 }
 

@@ -2,12 +2,17 @@
 // `--help` (hidden commands and options left out), each option's and argument's value, and how
 // that value is completed. The three shell renderers work from this model only.
 import type { Argument, Command, Option } from 'commander'
+import { fieldNames, RESOURCES } from '../../api/resources/index.js'
+import { completesOf } from '../../cmdutil/manual.js'
+import type { Completes } from '../../cmdutil/manual.js'
 import { OUTPUT_FORMATS } from '../../io/format.js'
 
 export type ValueCompletion =
   // A value no script can guess (a name, a URL, a number): nothing is offered.
   | { kind: 'none' }
   | { kind: 'choices'; values: readonly string[] }
+  // A comma-separated list of these (`--fields id,na` completes the last one, keeping `id,`).
+  | { kind: 'list'; values: readonly string[] }
   | { kind: 'files' }
   // Asked of `chamberctl __complete chamber-ids` at completion time.
   | { kind: 'chamber-ids' }
@@ -38,6 +43,9 @@ export type CommandSpec = {
   path: string[]
   // This command's own options; the program's are the global ones, accepted after any command.
   options: OptionSpec[]
+  // Global options whose value is completed otherwise under this command: --fields, with the
+  // fields of what the command prints.
+  overrides: OptionSpec[]
   args: ArgumentSpec[]
   commands: CommandSpec[]
 }
@@ -66,32 +74,32 @@ function describeCommand(
     .visibleCommands(command)
     // commander's implicit `help [command]` is kept on the program only, like git's and gh's.
     .filter((child) => isProgram || real.has(child))
+  const completes = completesOf(command)
   const spec: CommandSpec = {
     name: safe(command.name()),
     aliases: command.aliases().map(safe),
     description: oneLine(command.description()),
     path,
-    options: own.map((option) => describeOption(option, path)),
-    args: command.registeredArguments.map((argument) => describeArgument(argument, path)),
+    options: own.map((option) => describeOption(option, path, completes)),
+    overrides: globals
+      .filter((option) => option.long !== undefined && Object.hasOwn(completes, option.long))
+      .map((option) => describeOption(option, path, completes)),
+    args: command.registeredArguments.map((argument) =>
+      describeArgument(argument, path, completes),
+    ),
     commands: [],
   }
-  spec.commands = children.map((child) => {
-    const childSpec = describeCommand(
-      child,
-      [...path, safe(child.name())],
-      isProgram ? own : globals,
-    )
-    if (isProgram && !real.has(child)) {
-      // `chamberctl help <command>` takes the name of a command.
-      const names = children.filter((c) => real.has(c)).map((c) => c.name())
-      for (const argument of childSpec.args) argument.complete = { kind: 'choices', values: names }
-    }
-    return childSpec
-  })
+  spec.commands = children.map((child) =>
+    describeCommand(child, [...path, safe(child.name())], isProgram ? own : globals),
+  )
   return spec
 }
 
-function describeOption(option: Option, path: string[]): OptionSpec {
+function describeOption(
+  option: Option,
+  path: string[],
+  completes: Readonly<Record<string, Completes>>,
+): OptionSpec {
   const spec: OptionSpec = { description: oneLine(option.description) }
   if (option.long) spec.long = safe(option.long)
   if (option.short) spec.short = safe(option.short)
@@ -100,7 +108,7 @@ function describeOption(option: Option, path: string[]): OptionSpec {
     spec.value = {
       name,
       optional: option.optional,
-      complete: optionValue(option, name, path),
+      complete: declared(completes[option.long ?? '']) ?? optionValue(option, name, path),
     }
   }
   return spec
@@ -116,14 +124,27 @@ function optionValue(option: Option, name: string, path: string[]): ValueComplet
   return /file/i.test(name) ? { kind: 'files' } : { kind: 'none' }
 }
 
-function describeArgument(argument: Argument, path: string[]): ArgumentSpec {
+function describeArgument(
+  argument: Argument,
+  path: string[],
+  completes: Readonly<Record<string, Completes>>,
+): ArgumentSpec {
   return {
     name: argument.name(),
     description: oneLine(argument.description),
     required: argument.required,
     variadic: argument.variadic,
-    complete: argumentValue(argument, path),
+    complete: declared(completes[argument.name()]) ?? argumentValue(argument, path),
   }
+}
+
+// What the command declared beside its registration (cmdutil/manual.ts), if anything.
+function declared(completes: Completes | undefined): ValueCompletion | undefined {
+  if (!completes) return undefined
+  if ('fieldsOf' in completes) {
+    return { kind: 'list', values: fieldNames(RESOURCES[completes.fieldsOf]).map(safe) }
+  }
+  return choices(completes.words())
 }
 
 // A chamber id is asked for as <chamber-id>, or as <id> by the commands of the `chambers` noun.

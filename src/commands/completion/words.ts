@@ -121,6 +121,19 @@ export function wanted(program: CommandSpec, typed: readonly string[]): Wanted {
             .filter((choice) => choice.startsWith(prefix))
             .map((choice) => ({ value: lead + choice })),
         }
+      case 'list': {
+        // The fields already given are not offered again.
+        const head = prefix.slice(0, prefix.lastIndexOf(',') + 1)
+        const given = head.split(',')
+        return {
+          kind: 'values',
+          candidates: complete.values
+            .filter(
+              (field) => field.startsWith(prefix.slice(head.length)) && !given.includes(field),
+            )
+            .map((field) => ({ value: lead + head + field })),
+        }
+      }
       default:
         return { kind: complete.kind, prefix, lead, pass }
     }
@@ -161,7 +174,7 @@ const NONE: ValueCompletion = { kind: 'none' }
 // A command's own option first: one of them may reuse a global name for a flag.
 function findOption(program: CommandSpec, command: CommandSpec, word: string) {
   const named = (option: OptionSpec) => optionWords(option).includes(word)
-  return command.options.find(named) ?? program.options.find(named)
+  return command.options.find(named) ?? command.overrides.find(named) ?? program.options.find(named)
 }
 
 function findCommand(command: CommandSpec, word: string): CommandSpec | undefined {

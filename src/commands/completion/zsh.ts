@@ -2,7 +2,7 @@
 // the command's own, and its arguments; a command with subcommands describes them and hands the
 // rest of the line to the chosen one. Works autoloaded from $fpath and sourced after compinit.
 import type { ArgumentSpec, CommandSpec, OptionSpec, ValueCompletion } from './model.js'
-import { walk } from './model.js'
+import { optionWords, walk } from './model.js'
 
 export function zshScript(program: CommandSpec): string {
   const name = program.name
@@ -14,11 +14,11 @@ export function zshScript(program: CommandSpec): string {
 
   const bodies = [...walk(program)].map((command) => {
     const specs = [
-      `"\${${globals}[@]}"`,
+      globalSpecs(globals, command.overrides),
       // The program's own options are the global ones, already in the array.
       ...(command.path.length === 0
         ? []
-        : command.options.flatMap((option) => optionSpecs(option, fn))),
+        : [...command.options, ...command.overrides].flatMap((option) => optionSpecs(option, fn))),
       ...(command.commands.length > 0
         ? [quote('1: :->command'), quote('*:: :->argument')]
         : command.args.map((argument, index) => argumentSpec(argument, index, fn))),
@@ -149,7 +149,17 @@ function action(complete: ValueCompletion, fn: string): string {
       return `${fn}_profiles`
     case 'choices':
       return `(${complete.values.map(escapeColon).join(' ')})`
+    case 'list':
+      // _values leaves out the ones already in the list.
+      return `_values -s , value ${complete.values.join(' ')}`
   }
+}
+
+// The global options' specs, less those the command completes otherwise (given after them).
+function globalSpecs(globals: string, overrides: readonly OptionSpec[]): string {
+  if (overrides.length === 0) return `"\${${globals}[@]}"`
+  const patterns = overrides.flatMap(optionWords).map((word) => `\\*${word}[=+]*`)
+  return `"\${(@)${globals}:#(${patterns.join('|')})}"`
 }
 
 function identifier(word: string): string {

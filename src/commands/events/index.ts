@@ -33,6 +33,7 @@ export function registerEvents(program: Command, ctx: Context): void {
     await list({ chamberId, ...flags }, ctx)
   })
   about(listCommand, {
+    completes: { '--fields': { fieldsOf: 'events' } },
     topics: ['formatting'],
     globals: [...SERVER, ...OUTPUT],
     examples: [

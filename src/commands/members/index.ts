@@ -30,6 +30,7 @@ export function registerMembers(program: Command, ctx: Context): void {
     await list({ chamberId, ...flags }, ctx)
   })
   about(listCommand, {
+    completes: { '--fields': { fieldsOf: 'members' } },
     topics: ['formatting'],
     globals: [...SERVER, ...OUTPUT],
     examples: [
