@@ -180,10 +180,25 @@ __chamberctl_values() {
       done < <(compgen -f -- "$cur")
       ;;
     chamber-ids)
-      # Lines are id<TAB>name; bash shows no descriptions, so only the ids are kept.
-      while IFS=$'\t' read -r value _; do
-        [[ -n $value && $value == "$cur"* ]] && COMPREPLY+=("$pre$value")
+      # Lines are id<TAB>name. bash has no descriptions of its own, so (cobra's way) each of
+      # several ids is listed as "id  (name)", padded to one column and cut to the terminal's
+      # width; one id alone, or ids inserted one at a time (menu-complete), go in bare.
+      local -a names
+      local name width=0 room i
+      while IFS=$'\t' read -r value name; do
+        [[ -n $value && $value == "$cur"* ]] || continue
+        list+=("$value") names+=("$name")
+        ((${#value} > width)) && width=${#value}
       done < <(command chamberctl "${pass[@]}" __complete chamber-ids 2>/dev/null)
+      room=$((${COLUMNS:-80} - width - 4))
+      for i in "${!list[@]}"; do
+        value=${list[i]} name=${names[i]}
+        if ((${#list[@]} > 1 && room > 0)) && [[ -n $name && $COMP_TYPE != 37 && $COMP_TYPE != 42 ]]; then
+          ((${#name} > room)) && name="${name:0:room-1}…"
+          printf -v value '%-*s  (%s)' "$width" "$value" "$name"
+        fi
+        COMPREPLY+=("$pre$value")
+      done
       ;;
     profiles)
       while IFS= read -r value; do

@@ -1,7 +1,7 @@
 // Completion as a user gets it: the shipped scripts run in bash (COMP_* variables set by hand),
 // zsh (a pseudo-terminal) and fish (`complete -C`), with chamber ids coming from the built CLI
 // against a sandbox in this process.
-import { writeFileSync } from 'node:fs'
+import { chmodSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CHAMBER_IDS, credentialsEnv, loginArgs, useSandbox, useTempDirs } from '../helpers/cli.js'
@@ -53,6 +53,18 @@ function withProfiles(): ShellRun {
   writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 })
   return { pathDir: wrapperDir(tempDir()), env: { CHAMBERCTL_CONFIG_DIR: configDir } }
 }
+
+// A `chamberctl` on PATH whose `__complete chamber-ids` answers these lines (id<TAB>name).
+function fakeChamberIds(lines: string[]): ShellRun {
+  const dir = tempDir()
+  writeFileSync(path.join(dir, 'ids.txt'), lines.map((line) => `${line}\n`).join(''))
+  writeFileSync(path.join(dir, 'chamberctl'), `#!/bin/sh\nexec cat '${dir}/ids.txt'\n`)
+  chmodSync(path.join(dir, 'chamberctl'), 0o755)
+  return { pathDir: dir, env: { CHAMBERCTL_CONFIG_DIR: tempDir() } }
+}
+
+// bash lists several ids as "id  (name)": the ids alone.
+const idsOf = (entries: string[]) => entries.map((entry) => entry.split(' ')[0])
 
 // The built CLI on PATH as `chamberctl`, the sandbox's credentials, a private config directory.
 function withSandboxEnv(env: NodeJS.ProcessEnv = credentialsEnv(sandbox())): ShellRun {
@@ -106,14 +118,45 @@ describe('bash', () => {
     '`chamberctl %s <TAB>` completes the chamber ids from the server',
     async (command) => {
       const ids = await bashComplete(`chamberctl ${command} `, withSandboxEnv())
-      expect(ids).toEqual(CHAMBER_IDS)
+      expect(idsOf(ids)).toEqual(CHAMBER_IDS)
     },
   )
 
-  it('completes ids by prefix, and only ids (no names)', async () => {
-    expect(await bashComplete('chamberctl chambers get ch_000', withSandboxEnv())).toEqual(
-      CHAMBER_IDS.slice(0, 9),
+  it('completes ids by prefix, several with their names, one alone bare', async () => {
+    const several = await bashComplete('chamberctl chambers get ch_000', withSandboxEnv())
+    expect(idsOf(several)).toEqual(CHAMBER_IDS.slice(0, 9))
+    expect(several[0]).toBe('ch_0001  (Berlin Chamber of Commerce)')
+    expect(await bashComplete('chamberctl chambers get ch_0002', withSandboxEnv())).toEqual([
+      'ch_0002',
+    ])
+  })
+
+  it('pads the ids to one column and cuts the names to the terminal width', async () => {
+    const run = fakeChamberIds(['ch_1\tBerlin', 'ch_12345\tMunich Chamber of Industry', 'x\tX'])
+    expect(await bashComplete('chamberctl chambers get ch_', run)).toEqual([
+      'ch_1      (Berlin)',
+      'ch_12345  (Munich Chamber of Industry)',
+    ])
+    const narrow = { ...run, env: { ...run.env, COLUMNS: '30' } }
+    expect(await bashComplete('chamberctl chambers get ch_', narrow)).toEqual([
+      'ch_1      (Berlin)',
+      'ch_12345  (Munich Chamber of…)',
+    ])
+    // --hq-id=<TAB>: what precedes the "=" is left out, as for any value.
+    const words = ['chamberctl', 'chambers', 'create', '--hq-id', '=', 'ch_']
+    expect(await bashComplete('chamberctl chambers create --hq-id=ch_', { ...run, words })).toEqual(
+      ['ch_1      (Berlin)', 'ch_12345  (Munich Chamber of Industry)'],
     )
+  })
+
+  it('menu-complete (COMP_TYPE 37) inserts the ids bare, one at a time', async () => {
+    const run = fakeChamberIds(['ch_1\tBerlin', 'ch_2\tHamburg'])
+    expect(
+      await bashComplete('chamberctl chambers get ', {
+        ...run,
+        env: { ...run.env, COMP_TYPE: '37' },
+      }),
+    ).toEqual(['ch_1', 'ch_2'])
   })
 
   it('passes --profile from the line on, so the ids come from that profile', async () => {
@@ -126,8 +169,12 @@ describe('bash', () => {
     const run = { pathDir: wrapperDir(tempDir()), env: { CHAMBERCTL_CONFIG_DIR: configDir } }
     // The default profile does not exist: nothing.
     expect(await bashComplete('chamberctl members list ', run)).toEqual([])
-    expect(await bashComplete('chamberctl --profile other members list ', run)).toEqual(CHAMBER_IDS)
-    expect(await bashComplete('chamberctl members list --profile=other ', run)).toEqual(CHAMBER_IDS)
+    expect(idsOf(await bashComplete('chamberctl --profile other members list ', run))).toEqual(
+      CHAMBER_IDS,
+    )
+    expect(idsOf(await bashComplete('chamberctl members list --profile=other ', run))).toEqual(
+      CHAMBER_IDS,
+    )
   })
 
   it.each([
@@ -182,7 +229,9 @@ describe('bash', () => {
     const [scheme, rest] = url.split('://') as [string, string]
     const [host, port] = rest.split(':') as [string, string]
     const words = ['chamberctl', '--base-url', scheme, ':', `//${host}`, ':', port, 'chambers']
-    expect(await bashComplete(line, { ...run, words: [...words, 'get', ''] })).toEqual(CHAMBER_IDS)
+    expect(idsOf(await bashComplete(line, { ...run, words: [...words, 'get', ''] }))).toEqual(
+      CHAMBER_IDS,
+    )
   })
 })
 
