@@ -137,11 +137,12 @@ function sandboxVersion(flag: boolean, env: string | undefined): ApiVersion | un
 }
 
 // The pager of contract §1: CHAMBERCTL_PAGER, else PAGER, else `less -FRX`. --no-pager, an empty
-// CHAMBERCTL_PAGER (or, as git has it, an empty PAGER when that is not set) and `cat` turn it off.
+// CHAMBERCTL_PAGER (or, as git has it, an empty PAGER when that is not set) and `cat` turn it off,
+// and so does a TERM that is unset or `dumb`: less there asks for RETURN before it shows anything.
 const DEFAULT_PAGER = 'less -FRX'
 
 function pagerCommand(env: NodeJS.ProcessEnv, enabled: boolean): string | undefined {
-  if (!enabled) return undefined
+  if (!enabled || env.TERM === undefined || env.TERM === '' || env.TERM === 'dumb') return undefined
   const command = (env.CHAMBERCTL_PAGER ?? env.PAGER ?? DEFAULT_PAGER).trim()
   return command === '' || command === 'cat' ? undefined : command
 }

@@ -80,6 +80,21 @@ describe.skipIf(!HAVE_PTY)('the pager', () => {
   )
 
   it(
+    'is not spawned on TERM=dumb: with the default less, the list ends without waiting for a key',
+    async () => {
+      const pager = stubPager()
+      // More rows than the screen, so that a less started here would stop and wait.
+      const long = ['members', 'list', BIG_CHAMBER, '--per-page', '60']
+      const screen = await onTerminal(long, { TERM: 'dumb' })
+      expect(screen).not.toMatch(/not fully functional|RETURN/)
+      expect(screen).toMatch(/^id +name/m)
+      await onTerminal(LIST, { TERM: 'dumb', PAGER: pager.command })
+      expect(pager.calls()).toEqual([])
+    },
+    TIMEOUT,
+  )
+
+  it(
     'quit after three lines: an --all list ends quietly, exit 0',
     async () => {
       const screen = await onTerminal(['members', 'list', BIG_CHAMBER, '--all'], {
