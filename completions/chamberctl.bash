@@ -6,7 +6,7 @@
 # The subcommands of a command path ('' is chamberctl itself), in REPLY.
 __chamberctl_commands() {
   case $1 in
-    '') REPLY='login logout auth chambers members events seed export api sandbox fields completion help' ;;
+    '') REPLY='login logout auth chambers members events seed export api sandbox fields version completion help' ;;
     'auth') REPLY='status switch token' ;;
     'chambers') REPLY='list get create' ;;
     'members') REPLY='list add' ;;
@@ -29,6 +29,7 @@ __chamberctl_command() {
     '|api') REPLY=api ;;
     '|sandbox') REPLY=sandbox ;;
     '|fields') REPLY=fields ;;
+    '|version') REPLY=version ;;
     '|completion') REPLY=completion ;;
     '|help') REPLY=help ;;
     'auth|status') REPLY=status ;;

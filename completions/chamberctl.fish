@@ -27,6 +27,8 @@ function __chamberctl_command
             echo sandbox
         case '|fields'
             echo fields
+        case '|version'
+            echo version
         case '|completion'
             echo completion
         case '|help'
@@ -277,6 +279,7 @@ complete -c chamberctl -n "__chamberctl_at '' 0" -a export -d 'write chambers (a
 complete -c chamberctl -n "__chamberctl_at '' 0" -a api -d 'make an authenticated request to any API path and print the answer'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a sandbox -d 'run the local reference server of the chamber directory API (v1 and v2)'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a fields -d 'list the fields of a resource, for --fields (nested ones as address.city)'
+complete -c chamberctl -n "__chamberctl_at '' 0" -a version -d 'print the version (the same as --version)'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a completion -d 'print the shell completion script for bash, zsh, fish or PowerShell'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a help -d 'show help for a command or a topic, e.g. help members add, help environment'
 

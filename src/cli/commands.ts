@@ -13,6 +13,7 @@ export const TOP_LEVEL_COMMANDS = [
   'api',
   'sandbox',
   'fields',
+  'version',
   'completion',
   'help',
   // Hidden: what the completion scripts call for chamber ids and profiles (commands/completion).

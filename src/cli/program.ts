@@ -12,6 +12,7 @@ import { registerFields } from '../commands/fields/index.js'
 import { registerMembers } from '../commands/members/index.js'
 import { registerSandbox } from '../commands/sandbox/index.js'
 import { registerSeed } from '../commands/seed/index.js'
+import { registerVersion } from '../commands/version/index.js'
 import type { Context } from '../cmdutil/context.js'
 import { compileGlobals, declareGlobals, resolveGlobals } from '../cmdutil/globals.js'
 import { UsageError } from '../errors.js'
@@ -42,6 +43,7 @@ const REGISTERS: Record<
   api: registerApi,
   sandbox: registerSandbox,
   fields: registerFields,
+  version: registerVersion,
 }
 
 export function createProgram(ctx: Context, argv?: readonly string[]): Command {
@@ -131,6 +133,7 @@ const WITHOUT_JSON = new Set([
   'completion',
   'sandbox',
   'fields',
+  'version',
   'help',
 ])
 

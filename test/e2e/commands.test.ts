@@ -34,7 +34,7 @@ function expectErrorLine(stderr: string, message: RegExp): void {
 }
 
 describe('chamberctl (built)', () => {
-  it("--version prints package.json's version", async () => {
+  it("--version and version print package.json's version", async () => {
     const { version } = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as {
       version: string
     }
@@ -42,6 +42,8 @@ describe('chamberctl (built)', () => {
     expect(code).toBe(0)
     expect(stdout).toBe(`${version}\n`)
     expect(stderr).toBe('')
+    const command = await runCli(['version'], { configDir: tempDir() })
+    expect(command).toMatchObject({ code: 0, stdout, stderr: '' })
   })
 
   // --version writes to the descriptor itself (src/cli/version.ts), not through process.stdout.
