@@ -70,8 +70,8 @@ export function registerAuth(program: Command, ctx: Context): void {
   const switchCommand = auth
     .command('switch')
     .description('make a profile the active one (--profile overrides it for one command)')
-    .argument('<profile>', 'a profile made by login')
-    .action(async (profile: string) => {
+    .argument('[profile]', 'a profile made by login; on a terminal, offered when left out')
+    .action(async (profile: string | undefined) => {
       const { switchProfile } = await import('./switch.js')
       await switchProfile({ profile }, ctx)
     })
@@ -80,6 +80,7 @@ export function registerAuth(program: Command, ctx: Context): void {
     globals: [],
     examples: [
       ['Use the staging profile from now on', 'chamberctl auth switch staging'],
+      ['Pick one of the profiles from a list', 'chamberctl auth switch'],
       ['One command with another profile', 'chamberctl chambers list --profile default'],
     ],
   })

@@ -1,8 +1,10 @@
 // `auth switch`: the active profile, kept in the config file, and what overrides it.
 import { readFileSync } from 'node:fs'
+import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { configFile, modeOf, readProfile } from '../../helpers/cli.js'
 import { lines } from '../../helpers/output.js'
+import { KEY, Prompts, finishes, startSession } from '../../helpers/session.js'
 import { POSIX, useAuthSandbox } from './helpers.js'
 
 const { sandbox, configDir, runBare, login, secret } = useAuthSandbox()
@@ -68,9 +70,46 @@ describe('auth switch', () => {
     expect(readFileSync(configFile(configDir()), 'utf8')).toBe(before)
   })
 
-  it('exits 2 without a profile name', async () => {
-    const { code, stderr } = await runBare(['auth', 'switch'])
-    expect(code).toBe(2)
-    expect(stderr).toMatch(/missing required argument 'profile'/)
+  it('without a name and a terminal, exits 2 naming the profiles there are', async () => {
+    expect(await runBare(['auth', 'switch'])).toMatchObject({
+      code: 2,
+      stderr: 'error: there are no profiles yet; `chamberctl login` creates one\n',
+    })
+    await login(sandbox())
+    await login(sandbox(), { extra: ['--profile', 'old'] })
+    const before = readFileSync(configFile(configDir()), 'utf8')
+    const tty = { stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true }
+    for (const [args, options] of [
+      [['auth', 'switch'], {}],
+      [['auth', 'switch', '--no-input'], { ...tty, env: { NO_COLOR: '1' } }],
+    ] as const) {
+      const { code, stderr } = await runBare([...args], options)
+      expect(code).toBe(2)
+      expect(lines(stderr)).toEqual([
+        'error: missing profile: the profiles are default, old (cannot prompt here)',
+      ])
+    }
+    expect(readFileSync(configFile(configDir()), 'utf8')).toBe(before)
+  })
+
+  it('without a name on a terminal, offers the profiles, the active one first chosen', async () => {
+    await login(sandbox())
+    await login(sandbox(), { extra: ['--profile', 'old'] })
+    const session = startSession(['auth', 'switch'], {
+      stdinIsTTY: true,
+      stdoutIsTTY: true,
+      stderrIsTTY: true,
+      env: { CHAMBERCTL_CONFIG_DIR: configDir(), NO_COLOR: '1' },
+    })
+    const prompts = new Prompts(session.stderr, session.stdin)
+    await prompts.answer(/❯ default \(active\)/, KEY.down)
+    await prompts.answer(/❯ old/, KEY.enter)
+    const { code, stderr } = await finishes(session)
+    expect(code, stderr).toBe(0)
+    expect(lines(stripVTControlCharacters(stderr)).at(-1)).toBe('Switched to profile old')
+    const status = await runBare(['auth', 'status', '--json'])
+    expect(JSON.parse(status.stdout)).toContainEqual(
+      expect.objectContaining({ profile: 'old', active: true }),
+    )
   })
 })
