@@ -89,11 +89,13 @@ function describe(error: unknown): ErrorReport {
   if (error instanceof Error && error.name === 'ApiError') {
     const api = error as Error & {
       code: string
+      hint?: string
       status: number | null
       fields?: Record<string, string[]>
     }
     let message = api.message
-    if (api.code === 'unauthorized') message += '; run `chamberctl login`'
+    if (api.hint) message += `; ${api.hint}`
+    else if (api.code === 'unauthorized') message += '; run `chamberctl login`'
     return {
       exitCode: API_EXIT_CODES[api.code] ?? ExitCode.failure,
       status: api.status,

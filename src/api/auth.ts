@@ -5,7 +5,8 @@ import { ApiError } from './errors.js'
 import type { TokenAnswer } from './answers.js'
 import type { TokenSource } from './transport.js'
 
-export type CachedToken = { token: string; expiresAt?: number }
+// `from`: the variable a token the user gave came from (CHAMBERCTL_TOKEN), for a refusal to name.
+export type CachedToken = { token: string; expiresAt?: number; from?: string }
 
 export type TokenManagerOptions = {
   // A token to start with: CHAMBERCTL_TOKEN (no expiry known) or the profile's cached one.
@@ -50,6 +51,10 @@ export class TokenManager implements TokenSource {
   constructor(private readonly options: TokenManagerOptions) {
     this.current = options.cached
     this.now = options.now ?? Date.now
+  }
+
+  get from(): string | undefined {
+    return this.current?.from
   }
 
   get canRefresh(): boolean {

@@ -31,6 +31,8 @@ export class ApiError extends Error {
   readonly excerpt: string | undefined
   // A 429's Retry-After, in milliseconds (capped), when it gave one.
   readonly retryAfterMs: number | undefined
+  // What to do about it, when the client knows better than the code's usual advice.
+  readonly hint: string | undefined
 
   constructor(
     code: ApiErrorCode,
@@ -40,6 +42,7 @@ export class ApiError extends Error {
       fields?: FieldErrors
       excerpt?: string
       retryAfterMs?: number
+      hint?: string
       cause?: unknown
     } = {},
   ) {
@@ -50,6 +53,7 @@ export class ApiError extends Error {
     this.fields = extra.fields
     this.excerpt = extra.excerpt
     this.retryAfterMs = extra.retryAfterMs
+    this.hint = extra.hint
   }
 }
 

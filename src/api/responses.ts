@@ -162,7 +162,7 @@ function messageText(value: unknown): string {
 export function errorFromResponse(
   status: number,
   body: string,
-  options: { token?: boolean; retryAfterMs?: number } = {},
+  options: { token?: boolean; retryAfterMs?: number; hint?: string } = {},
 ): ApiError {
   const { code: serverCode, message, fields } = readErrorBody(tryJson(body))
   let code = codeForStatus(status)
@@ -170,14 +170,17 @@ export function errorFromResponse(
     code = serverCode === 'invalid_client' ? 'invalid_client' : 'unauthorized'
   } else if (status === 401 && serverCode === 'invalid_client') code = 'invalid_client'
   const said = [serverCode, message].filter(Boolean).join(': ')
-  const { retryAfterMs } = options
-  if (said) return new ApiError(code, `${said} (HTTP ${status})`, { status, fields, retryAfterMs })
+  const { retryAfterMs, hint } = options
+  if (said) {
+    return new ApiError(code, `${said} (HTTP ${status})`, { status, fields, retryAfterMs, hint })
+  }
   const shown = excerpt(body)
   return new ApiError(code, `HTTP ${status} from the server${shown ? `: ${shown}` : ''}`, {
     status,
     fields,
     excerpt: shown,
     retryAfterMs,
+    hint,
   })
 }
 

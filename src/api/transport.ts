@@ -16,6 +16,8 @@ export type TokenSource = {
   // Called after a 401 with the token that was rejected; resolves to a newer one, or undefined
   // when no fresher token can be had (a fixed CHAMBERCTL_TOKEN, say).
   refresh(rejected: string): Promise<string | undefined>
+  // The variable the token in use came from, when the user gave it: a 401 names it.
+  readonly from?: string
 }
 
 export type TransportOptions = {
@@ -104,8 +106,13 @@ export class Transport {
         { status: answer.status },
       )
     }
+    const from = exchange.auth !== false ? this.options.tokens?.from : undefined
     return errorFromResponse(answer.status, answer.text, {
       token: exchange.auth === false,
+      hint:
+        answer.status === 401 && from
+          ? `the token in ${from} was refused: set a valid one, or unset it to use your login`
+          : undefined,
       retryAfterMs:
         answer.status === 429 ? retryAfter(answer.headers['retry-after'], Date.now()) : undefined,
     })

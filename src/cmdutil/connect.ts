@@ -186,7 +186,7 @@ export async function resolveConnection(ctx: Context): Promise<Connection> {
   // The login the profile's cached tokens must belong to.
   const owner = profileClient ? tokenOwner(profile) : undefined
   let cached: CachedToken | undefined
-  if (envToken) cached = { token: envToken }
+  if (envToken) cached = { token: envToken, from: 'CHAMBERCTL_TOKEN' }
   else if (owner) {
     const stored = tokens?.get(baseUrl, owner)
     // No expiry stored: the server did not give one, so the token serves until it is refused.

@@ -135,8 +135,12 @@ describe('precedence: flags > env > profile', () => {
       env: { CHAMBERCTL_TOKEN: 'sbx_v2_rejected' },
     })
     expect(code).toBe(4)
-    expect(stderr).toMatch(/^error: /)
     expect(sandbox().requests.map((r) => `${r.method} ${r.status}`)).toEqual(['GET 401'])
+    // The variable is the one refused, not the login.
+    expect(stderr).toMatch(
+      /^error: .*\(HTTP 401\); the token in CHAMBERCTL_TOKEN was refused: set a valid one, or unset it to use your login\n$/,
+    )
+    expect(stderr).not.toMatch(/run `chamberctl login`/)
   })
 })
 
