@@ -4,7 +4,7 @@
 // included, so a bundle put them all in the chunk each prompt loads (607 KB); the packages on
 // their own share only @inquirer/core. Ctrl-C at a prompt is a CancelError: exit 130, nothing sent.
 import { Writable } from 'node:stream'
-import { CancelError, CliError, ExitCode } from '../errors.js'
+import { CancelError, CliError, ExitCode, SilentError } from '../errors.js'
 import { SIGNAL_EXIT_CODES } from './streams.js'
 import type { IO, StopReason } from './streams.js'
 import { escapeForTerminal } from './terminal-text.js'
@@ -101,6 +101,14 @@ export async function promptConfirm(
 ): Promise<boolean> {
   const { default: confirm } = await import('@inquirer/confirm')
   return cancellable(io, () => confirm({ message, default: defaultValue }, streams(io)))
+}
+
+// A confirmation answered no ends the command quietly, as gh does: "Cancelled" and exit 1 (what
+// the command was for did not happen), nothing sent.
+export async function confirmOrCancel(io: PromptIO, message: string): Promise<void> {
+  if (await promptConfirm(io, message)) return
+  io.err.write('Cancelled\n')
+  throw new SilentError(ExitCode.failure, 'cancelled')
 }
 
 // A choice's words are often the server's (an HQ's name): shown escaped, never raw.

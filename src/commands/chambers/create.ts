@@ -7,8 +7,8 @@ import type { Client } from '../../api/client.js'
 import { ApiError } from '../../api/errors.js'
 import { chambers, checkFields } from '../../api/resources/index.js'
 import type { Context } from '../../cmdutil/context.js'
-import { CliError, UsageError } from '../../errors.js'
-import { promptConfirm, promptSearch, promptSelect, promptText } from '../../io/prompt.js'
+import { UsageError } from '../../errors.js'
+import { confirmOrCancel, promptSearch, promptSelect, promptText } from '../../io/prompt.js'
 import type { Choice } from '../../io/prompt.js'
 import { readJsonObject } from '../../io/records-input.js'
 import { escapeForTerminal } from '../../io/terminal-text.js'
@@ -222,7 +222,5 @@ async function confirm(body: ChamberCreate, hq: string | undefined, ctx: Context
       '',
     ].join('\n'),
   )
-  if (!(await promptConfirm(ctx.io, 'Create this chamber?'))) {
-    throw new CliError('not created: declined at the confirmation')
-  }
+  await confirmOrCancel(ctx.io, 'Create this chamber?')
 }

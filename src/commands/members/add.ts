@@ -7,8 +7,8 @@ import { memberCreateSchema } from '../../api/schemas.js'
 import type { MemberCreate } from '../../api/schemas.js'
 import type { Client } from '../../api/client.js'
 import type { Context } from '../../cmdutil/context.js'
-import { CliError, UsageError } from '../../errors.js'
-import { promptConfirm, promptSearch, promptText } from '../../io/prompt.js'
+import { UsageError } from '../../errors.js'
+import { confirmOrCancel, promptSearch, promptText } from '../../io/prompt.js'
 import type { Choice } from '../../io/prompt.js'
 import { InputError, readRecordsInput } from '../../io/records-input.js'
 import type { CsvHeader } from '../../io/records-input.js'
@@ -194,7 +194,5 @@ async function confirm(body: MemberCreate, chamberId: string, ctx: Context): Pro
       '',
     ].join('\n'),
   )
-  if (!(await promptConfirm(ctx.io, 'Add this member?'))) {
-    throw new CliError('not added: declined at the confirmation')
-  }
+  await confirmOrCancel(ctx.io, 'Add this member?')
 }

@@ -738,4 +738,18 @@ describe('interactive prompts on a terminal', () => {
     )
     expect(posts(MEMBER_POSTS)).toEqual(['201 /v2/chambers/ch_0001/members'])
   })
+  it('members add answered no at the confirmation: a quiet "Cancelled", exit 1, nothing sent', async () => {
+    const { session, prompts } = interactive([
+      ...['members', 'add', 'ch_0001', '--email', 'no@example.com', '--membership-type', 'x'],
+    ])
+    await prompts.answer(/\? Name/, `Declined Person${KEY.enter}`)
+    await prompts.answer(/\? Phone \(optional\)/, KEY.enter)
+    await prompts.answer(/\? Add this member\?/, `n${KEY.enter}`)
+    const { code, stdout, stderr } = await finishes(session)
+    expect(code).toBe(1)
+    expect(stdout).toBe('')
+    expect(screenLines(stderr).at(-1)).toBe('Cancelled')
+    expect(stderr).not.toMatch(/error/)
+    expect(posts(MEMBER_POSTS)).toEqual([])
+  })
 })
