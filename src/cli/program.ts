@@ -18,6 +18,7 @@ import { compileGlobals, declareGlobals, resolveGlobals } from '../cmdutil/globa
 import { UsageError } from '../errors.js'
 import { VERSION } from '../cmdutil/version.js'
 import { about } from '../cmdutil/manual.js'
+import { isNear } from '../io/suggest.js'
 import type { TopLevelCommand } from './commands.js'
 import { addHelpCommand, commandPath, configureHelp, nounsShowHelp } from './help.js'
 
@@ -138,5 +139,20 @@ const WITHOUT_JSON = new Set([
 ])
 
 export function oneLine(message: string): string {
-  return message.trim().replace(/\n\(Did you mean (.*)\?\)$/, ' (did you mean $1?)')
+  const text = message.trim()
+  return nearChoice(text) ?? text.replace(/\n\(Did you mean (.*)\?\)$/, ' (did you mean $1?)')
+}
+
+// commander's refusal of a value outside an option's or an argument's choices, said short when
+// a choice is near what was typed: `error: --status actve: did you mean active?`.
+const INVALID_CHOICE =
+  /^error: (?:option '(--[\w-]+)[^']*' argument|command-argument value) '(.*)' is invalid(?: for argument '(.*)')?\. Allowed choices are (.*)\.$/s
+
+function nearChoice(message: string): string | undefined {
+  const [, flag, value, argument, allowed] = INVALID_CHOICE.exec(message) ?? []
+  if (value === undefined || allowed === undefined) return undefined
+  const near = allowed.split(', ').filter((choice) => isNear(value, [choice]))
+  return near.length
+    ? `error: ${flag ?? argument} ${value}: did you mean ${near.join(', ')}?`
+    : undefined
 }

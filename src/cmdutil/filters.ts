@@ -1,5 +1,6 @@
 // Local checks of filter values with the shared schemas, so that a typo is a usage error before
 // any request is sent.
+import { SORT_FIELDS } from '../api/resources/index.js'
 import type { SortableResource } from '../api/resources/index.js'
 import {
   DATE_FORMS,
@@ -10,12 +11,22 @@ import {
   sortParamSchema,
 } from '../api/params.js'
 import { UsageError } from '../errors.js'
+import { isNear } from '../io/suggest.js'
 
+// A field near the one typed is suggested, its `-` kept: `--sort -nme: did you mean -name?`.
 export function parseSort(resource: SortableResource, value: string | undefined) {
   if (value === undefined) return undefined
   const parsed = sortParamSchema(resource).safeParse(value)
-  if (!parsed.success) throw new UsageError(`--sort ${value}: ${parsed.error.issues[0]!.message}`)
-  return value
+  if (parsed.success) return value
+  const [, descending, field] = /^(-?)(.*)$/s.exec(value)!
+  const near = SORT_FIELDS[resource].filter((name) => isNear(field!, [name]))
+  throw new UsageError(
+    `--sort ${value}: ${
+      near.length
+        ? `did you mean ${near.map((name) => descending + name).join(', ')}?`
+        : parsed.error.issues[0]!.message
+    }`,
+  )
 }
 
 // A date as the filter sends it: a calendar date as typed, a date-time in RFC 3339 form.

@@ -59,6 +59,20 @@ describe('exit 0 and 2', () => {
     expect(sandbox().requests).toEqual([])
   })
 
+  it.each([
+    [['chambers', 'list', '--status', 'actve'], 'error: --status actve: did you mean active?'],
+    [['chambers', 'list', '--sort', 'nme'], 'error: --sort nme: did you mean name?'],
+    [
+      ['members', 'list', BIG_CHAMBER, '--sort', '-emial'],
+      'error: --sort -emial: did you mean -email?',
+    ],
+    [['fields', 'membrs'], 'error: resource membrs: did you mean members?'],
+  ])('%j: a choice near the one typed is suggested, on one short line', async (args, line) => {
+    const { code, stderr } = await run(args)
+    expect(code).toBe(2)
+    expect(stderr).toBe(`${line}\n`)
+  })
+
   it('exits 2 with a usage error as JSON on stderr with --json', async () => {
     const { code, stderr } = await run(['chambers', 'list', '--all', '--page', '2', '--json'])
     expect(code).toBe(2)
