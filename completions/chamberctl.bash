@@ -147,7 +147,7 @@ __chamberctl_argument() {
     'api|0') REPLY=none ;;
     'fields|0') REPLY='choices chambers members events' ;;
     'completion|0') REPLY='choices bash zsh fish powershell' ;;
-    'help|'*) REPLY='choices environment exit-codes formatting bulk fixtures credentials options reference login logout auth chambers members events seed export api sandbox fields completion help' ;;
+    'help|'*) REPLY='choices environment exit-codes formatting bulk fixtures credentials options reference login logout auth chambers members events seed export api sandbox fields version completion help' ;;
     *) REPLY=none ;;
   esac
 }

@@ -397,4 +397,4 @@ complete -c chamberctl -n "__chamberctl_at 'fields' 0" -a 'chambers members even
 
 complete -c chamberctl -n "__chamberctl_at 'completion' 0" -a 'bash zsh fish powershell'
 
-complete -c chamberctl -n "__chamberctl_at 'help' 0+" -a 'environment exit-codes formatting bulk fixtures credentials options reference login logout auth chambers members events seed export api sandbox fields completion help'
+complete -c chamberctl -n "__chamberctl_at 'help' 0+" -a 'environment exit-codes formatting bulk fixtures credentials options reference login logout auth chambers members events seed export api sandbox fields version completion help'
