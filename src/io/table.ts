@@ -3,8 +3,10 @@
 // resource's descriptor (src/api/resources); nothing here knows a column by its name. Only reached
 // through a dynamic import from output.ts, so no other output mode pays for string-width or chalk.
 //
-// A table streams: its columns and their widths are settled by the first records, and every
-// later batch of records is printed in them as it comes, so memory does not grow with the list.
+// A table streams: its columns are chosen from the declarations and the terminal width alone, its
+// widths are settled by the first records, and every later batch of records is printed in them
+// as it comes, so memory does not grow with the list. A later value longer than its column takes
+// the room the terminal has left on its row: it is cut only at the terminal's width.
 import stringWidth from 'string-width'
 import type { Column } from '../types/columns.js'
 import { escapeForTerminal } from './terminal-text.js'
@@ -16,6 +18,9 @@ export const MAIN_MIN_WIDTH = 20
 // Below this many cells a cut value stops being recognisable: the floor when records turn out
 // wider than their columns' declared widths.
 export const MIN_CELL_WIDTH = 8
+// With --wide (no width to fit), free text is padded to at most this many cells; a longer value
+// is printed whole and pushes the rest of its row.
+export const WIDE_FREE_WIDTH = 40
 const GAP = '  '
 
 // Terminal cells of a text: string-width, skipped for plain ASCII (most cells of a long list).
@@ -69,22 +74,38 @@ function claim(column: Column): number {
   return Math.max(cellWidth(column.field), column.main ? MAIN_MIN_WIDTH : column.width)
 }
 
-// Which columns `width` shows, from the declarations alone (never from the records): in order of
-// importance, each kept while the ones kept so far still fit; the first that does not ends the
-// table, except ids, which are always shown.
+// Which columns `width` shows, from the declarations alone (never from the records), so that the
+// same command at the same width shows the same columns whatever the page holds. Ids are always
+// shown; then each column, in order of importance (the descriptor's), is shown when its
+// claim fits beside the ones kept so far: one that does not is left out and the less important
+// ones are still tried, so a column goes only when every column kept is more important.
 export function chooseColumns(columns: readonly Column[], opts: TableOptions): Column[] {
   if (!opts.mayDrop || opts.width === Infinity) return [...columns]
-  const shown: Column[] = []
-  let used = 0
-  let full = false
-  for (const column of columns) {
-    const need = claim(column) + (shown.length > 0 ? GAP.length : 0)
-    full ||= used + need > opts.width
-    if (full && column.cut !== 'never') continue
-    shown.push(column)
+  const kept = new Set(columns.filter((column) => column.cut === 'never'))
+  let used = [...kept].reduce((sum, column) => sum + claim(column) + GAP.length, 0)
+  for (const column of byImportance(columns)) {
+    if (kept.has(column)) continue
+    const need = claim(column) + GAP.length
+    // The last column kept has no gap after it.
+    if (used + need - GAP.length > opts.width) continue
+    kept.add(column)
     used += need
   }
-  return shown
+  return columns.filter((column) => kept.has(column))
+}
+
+// The columns most important first: by their rank, else in their order.
+function byImportance(columns: readonly Column[]): Column[] {
+  return columns
+    .map((column, at) => ({ column, rank: column.rank ?? at }))
+    .sort((a, b) => a.rank - b.rank)
+    .map(({ column }) => column)
+}
+
+// The cells free text keeps before a column is left out: what its descriptor declares.
+function floorOf(column: Column): number {
+  if (column.cut !== 'ellipsis') return Infinity
+  return column.main ? MAIN_MIN_WIDTH : column.width
 }
 
 // Column widths for cells of `natural` widths in `width` terminal columns, or undefined when
@@ -113,7 +134,26 @@ export function fitColumns(
   return sized(low)
 }
 
-// Settles the columns and their widths from the first records of the list.
+// Free text in `width` columns: down to each free column's first floor, else to its second,
+// else (nothing fits: whole values wider than the terminal) at the second, overflowing.
+function fitFree(
+  natural: readonly number[],
+  free: readonly boolean[],
+  floors: readonly [(at: number) => number, (at: number) => number],
+  width: number,
+): number[] {
+  const [first, second] = floors.map((floor) =>
+    natural.map((_, at) => (free[at] ? floor(at) : Infinity)),
+  ) as [number[], number[]]
+  return (
+    fitColumns(natural, first, width) ??
+    fitColumns(natural, second, width) ??
+    natural.map((w, at) => Math.min(w, second[at]!))
+  )
+}
+
+// Settles the columns from their declarations and their widths from the first records of the
+// list: whole columns (ids, e-mails, dates) take their real width, free text shares the rest.
 export async function startTable(
   columns: readonly Column[],
   first: readonly OutputRecord[],
@@ -121,47 +161,43 @@ export async function startTable(
 ): Promise<Table> {
   const colors = await loadColors(opts.color)
   let shown = chooseColumns(columns, opts)
-  // A whole column takes at least its declared width, so that later pages' values fit it too.
-  const natural = (column: Column) => {
-    let widest = Math.max(cellWidth(column.field), column.cut === 'ellipsis' ? 0 : column.width)
+  const widest = (column: Column) => {
+    let widest = cellWidth(column.field)
     // A loop, not Math.max(...cells): a batch can have more records than a call has arguments.
     for (const record of first) {
       widest = Math.max(widest, cellWidth(tableCell(getPath(record, column.field), column)))
     }
     return widest
   }
-  const widthOf = new Map(columns.map((column) => [column, natural(column)]))
-  const layout = (floor: (column: Column) => number) =>
+  const naturalOf = new Map(shown.map((column) => [column, widest(column)]))
+  const fits = (columns: readonly Column[]) =>
     fitColumns(
-      shown.map((column) => widthOf.get(column)!),
-      shown.map((column) => (column.cut === 'ellipsis' ? floor(column) : Infinity)),
+      columns.map((column) => naturalOf.get(column)!),
+      columns.map(floorOf),
       opts.width,
-    )
-  const declared = (column: Column) => (column.main ? MAIN_MIN_WIDTH : column.width)
-  // Records wider than their declarations: free text below its declared floor, then (when
-  // allowed) columns left out from the end.
-  let widths = layout(declared) ?? layout(() => MIN_CELL_WIDTH)
-  while (!widths && opts.mayDrop) {
-    const last = shown.findLastIndex((column) => column.cut !== 'never')
-    if (last < 0) break
-    shown = shown.filter((_, i) => i !== last)
-    widths = layout(() => MIN_CELL_WIDTH)
+    ) !== undefined
+  // Whole values wider than declared (long e-mails) would cut free text below its declared cells:
+  // the least important column whose leaving is enough goes, else the least important, and the
+  // rest are tried again. Never an id or the main text column.
+  while (opts.mayDrop && opts.width !== Infinity && !fits(shown)) {
+    const candidates = byImportance(shown)
+      .filter((column) => column.cut !== 'never' && !column.main)
+      .reverse()
+    if (candidates.length === 0) break
+    const enough = candidates.find((out) => fits(shown.filter((column) => column !== out)))
+    const goes = enough ?? candidates[0]!
+    shown = shown.filter((column) => column !== goes)
   }
-  // Nothing fits: the free columns at their floor, overflowing the terminal.
+  const free = shown.map((column) => column.cut === 'ellipsis')
+  const natural = shown.map((column) => naturalOf.get(column)!)
+  // The widths rows are padded to. --wide cuts nothing but pads free text to WIDE_FREE_WIDTH at
+  // most, so that one long name does not push every row past the terminal.
   const settled =
-    widths ??
-    shown.map((column) =>
-      column.cut === 'ellipsis'
-        ? Math.min(widthOf.get(column)!, MIN_CELL_WIDTH)
-        : widthOf.get(column)!,
-    )
-  // Free text in the last column is never padded: it may take all the room left, for the longer
-  // values of later pages (a failure's reason after a page of rows that worked).
-  const last = shown.length - 1
-  if (widths && last >= 0 && shown[last]!.cut === 'ellipsis' && opts.width !== Infinity) {
-    const used = settled.reduce((sum, w) => sum + w, GAP.length * last)
-    settled[last] = Math.max(settled[last]!, settled[last]! + opts.width - used)
-  }
+    opts.width === Infinity
+      ? natural.map((w, at) =>
+          free[at] ? Math.min(w, Math.max(WIDE_FREE_WIDTH, cellWidth(shown[at]!.field))) : w,
+        )
+      : fitFree(natural, free, [(at) => floorOf(shown[at]!), () => MIN_CELL_WIDTH], opts.width)
 
   const bold = (text: string) => colors?.bold(text) ?? text
   const paint = (text: string, column: Column) => {
@@ -169,11 +205,11 @@ export async function startTable(
     return color && colors ? colors[color](text) : text
   }
   const line = (cells: readonly string[], style: (text: string, column: Column) => string) => {
-    const widths = rowWidths(shown, cells, settled, opts.width)
+    const widths = rowWidths(cells, free, settled, opts.width)
     return (
       shown
         .map((column, at) => {
-          const text = column.cut === 'ellipsis' ? fit(cells[at]!, widths[at]!) : cells[at]!
+          const text = free[at] ? fit(cells[at]!, widths[at]!) : cells[at]!
           // The last column is not padded: no trailing spaces.
           const pad = at === shown.length - 1 ? '' : ' '.repeat(widths[at]! - cellWidth(text))
           return style(text, column) + pad
@@ -204,26 +240,24 @@ export async function startTable(
   }
 }
 
-// The widths one row is printed in. A value of a later page may be wider than its column: a whole
-// one (an e-mail) is printed whole, and the row's free text gives up the cells it takes (down to
-// MIN_CELL_WIDTH), so the line still fits.
+// The widths one row is printed in. A value wider than its settled column (a later page's longer
+// name, a longer e-mail) takes what the terminal allows: a whole one is printed whole, free text
+// is cut only where the row would pass the terminal, never below its settled width unless a whole
+// value needs the room (then down to MIN_CELL_WIDTH). Such a row is wider than the first ones.
 function rowWidths(
-  shown: readonly Column[],
   cells: readonly string[],
+  free: readonly boolean[],
   settled: readonly number[],
   width: number,
 ): number[] {
-  const widths = shown.map((column, at) =>
-    column.cut === 'ellipsis' ? settled[at]! : Math.max(settled[at]!, cellWidth(cells[at]!)),
+  const wanted = cells.map((cell, at) => Math.max(settled[at]!, cellWidth(cell)))
+  if (width === Infinity) return wanted
+  return fitFree(
+    wanted,
+    free,
+    [(at) => settled[at]!, (at) => Math.min(settled[at]!, MIN_CELL_WIDTH)],
+    width,
   )
-  let over = widths.reduce((sum, w) => sum + w, GAP.length * (widths.length - 1)) - width
-  for (let at = shown.length - 1; at >= 0 && over > 0; at--) {
-    if (shown[at]!.cut !== 'ellipsis') continue
-    const give = Math.min(over, widths[at]! - Math.min(widths[at]!, MIN_CELL_WIDTH))
-    widths[at]! -= give
-    over -= give
-  }
-  return widths
 }
 
 async function loadColors(color: boolean) {

@@ -23,4 +23,6 @@ export type FieldSpec = {
 export type Column = FieldSpec & {
   // A dotted path into the record (address.city); also the header.
   field: string
+  // Its place in the order of importance, when that is not the order of the columns.
+  rank?: number
 }

@@ -279,14 +279,15 @@ describe('writeList csv', () => {
 })
 
 describe('writeList table', () => {
-  it('prints a header and rows, two spaces apart, no borders, unknown fields left out; whole columns at least as wide as declared', async () => {
+  it('prints a header and rows, two spaces apart, no borders, unknown fields left out; columns as wide as their values', async () => {
     const t = createTestIO({ stdoutIsTTY: true })
-    const count = await writeList(t.io, fromArray(chambers()), options({ format: 'table' }))
+    // One batch, as a page comes: its widths are those of its widest values.
+    const count = await writeList(t.io, chambers(), options({ format: 'table' }))
     expect(count).toBe(2)
     expect(t.stdout().split('\n')).toEqual([
-      'id       name                        type        status    address.city',
-      'c1       Berlin Chamber of Commerce  hq          active    Berlin',
-      'c2       Potsdam Chamber             subsidiary  pending   Potsdam',
+      'id  name                        type        status   address.city',
+      'c1  Berlin Chamber of Commerce  hq          active   Berlin',
+      'c2  Potsdam Chamber             subsidiary  pending  Potsdam',
       '',
     ])
     expect(t.stderr()).toBe('')
@@ -301,7 +302,7 @@ describe('writeList table', () => {
     expect(potsdam).toContain('\u001b[33mpending\u001b[39m')
     // Nothing else in a row is styled.
     expect(stripVTControlCharacters(berlin!)).toBe(
-      'c1       Berlin Chamber of Commerce  hq          active    Berlin',
+      'c1  Berlin Chamber of Commerce  hq          active   Berlin',
     )
   })
 
@@ -321,14 +322,14 @@ describe('writeList table', () => {
       options({ format: 'table', columns: ['id', 'name', 'status'] }),
     )
     const lines = t.stdout().trimEnd().split('\n')
-    // 60 - 8 (id) - 8 (status, as declared) - 2 gaps of 2 leaves 40 for the name: 39 characters
-    // and "…".
-    expect(lines[1]).toBe(`c-000001  ${long.slice(0, 39)}…  active`)
-    expect(lines[1]).toHaveLength(58)
+    // 60 - 8 (id) - 6 (status, as wide as its value) - 2 gaps of 2 leaves 42 for the name: 41
+    // characters and "…".
+    expect(lines[1]).toBe(`c-000001  ${long.slice(0, 41)}…  active`)
+    expect(lines[1]).toHaveLength(60)
   })
 
-  it('never cuts ids, e-mails or dates: the names give way', async () => {
-    const t = createTestIO({ stdoutIsTTY: true, stdoutWidth: 84 })
+  it('never cuts ids, e-mails or dates: the least important column that makes room goes, names give way', async () => {
+    const t = createTestIO({ stdoutIsTTY: true, stdoutWidth: 100 })
     const member = {
       id: 'mb_000000000042',
       name: 'Augusta Ada King, Countess of Lovelace',
@@ -336,41 +337,38 @@ describe('writeList table', () => {
       joined_at: '2024-01-15T09:00:00.000Z',
     }
     await writeList(t.io, [member], options({ format: 'table', columns: Object.keys(member) }))
-    const row = t.stdout().split('\n')[1]!
-    expect(row).toBe(
-      'mb_000000000042  Augusta A…  augusta.ada.king.lovelace@analytical-engine.example.org',
+    // The e-mail is twice as long as declared: beside it the name would keep fewer than 20 cells,
+    // so joined_at goes and the name takes the 26 cells left.
+    expect(t.stdout().split('\n')[1]).toBe(
+      'mb_000000000042  Augusta Ada King, Countes…  augusta.ada.king.lovelace@analytical-engine.example.org',
     )
     expect(t.stderr()).toBe(
       'Not shown to fit the terminal: joined_at. Use --wide for every column, or --fields.\n',
     )
   })
 
-  it('leaves out columns from the end of their order, says so once, and --wide keeps them', async () => {
+  it('leaves out the least important columns that do not fit, says so once, and --wide keeps them', async () => {
     const rows = Array.from({ length: 3 }, (_, i) => ({
       id: `mb_00000${i}`,
       name: 'Ada Lovelace',
       email: `ada${i}@example.com`,
-      phone: '+49 30 1007919',
       status: 'active',
+      phone: '+49 30 1007919',
       joined_at: '2024-01-15T09:00:00.000Z',
     }))
     const columns = Object.keys(rows[0]!)
-    // At 60 columns an e-mail (32 cells, as members declare it) does not fit beside 20 of name.
-    const t = createTestIO({ stdoutIsTTY: true, stdoutWidth: 60 })
+    // At 50 columns: id (9) and name (20) leave 17, too few for an e-mail (24 declared) but
+    // enough for the status, further down the order.
+    const t = createTestIO({ stdoutIsTTY: true, stdoutWidth: 50 })
     await writeList(t.io, rows, options({ format: 'table', columns }))
-    expect(t.stdout().split('\n')[0]).toBe('id         name')
+    expect(t.stdout().split('\n')[1]).toBe('mb_000000  Ada Lovelace  active')
     expect(t.stderr()).toBe(
-      'Not shown to fit the terminal: email, phone, status, joined_at. Use --wide for every column, or --fields.\n',
+      'Not shown to fit the terminal: email, phone, joined_at. Use --wide for every column, or --fields.\n',
     )
-    const wider = createTestIO({ stdoutIsTTY: true, stdoutWidth: 80 })
-    await writeList(wider.io, rows, options({ format: 'table', columns }))
-    expect(wider.stdout().split('\n')[1]).toBe(
-      'mb_000000  Ada Lovelace  ada0@example.com                  +49 30 1007919',
-    )
-    const wide = createTestIO({ stdoutIsTTY: true, stdoutWidth: 60 })
+    const wide = createTestIO({ stdoutIsTTY: true, stdoutWidth: 50 })
     await writeList(wide.io, rows, options({ format: 'table', columns, wide: true }))
     expect(wide.stdout().split('\n')[1]).toBe(
-      'mb_000000  Ada Lovelace  ada0@example.com                  +49 30 1007919  active    2024-01-15T09:00:00Z',
+      'mb_000000  Ada Lovelace  ada0@example.com  active  +49 30 1007919  2024-01-15T09:00:00Z',
     )
     expect(wide.stderr()).toBe('')
   })

@@ -12,6 +12,9 @@ export type Descriptor = {
   // The default columns, most important first: a narrow terminal leaves out columns from the end.
   // Also the columns of tsv and csv, in this order: changing it changes what scripts read.
   columns: readonly string[]
+  // The default columns most important first, when that is not their order: which a narrow
+  // terminal shows.
+  importance?: readonly string[]
   sort?: readonly string[]
 }
 
@@ -20,9 +23,11 @@ const UNKNOWN = text(8)
 
 // The table's columns: the descriptor's own, or those --fields picked, in the order given.
 export function columnsOf(descriptor: Descriptor, fields?: readonly string[]): Column[] {
+  const rank = fields ? undefined : descriptor.importance
   return (fields ?? descriptor.columns).map((field) => ({
     field,
     ...(Object.hasOwn(descriptor.fields, field) ? descriptor.fields[field]! : UNKNOWN),
+    ...(rank?.includes(field) && { rank: rank.indexOf(field) }),
   }))
 }
 
