@@ -128,3 +128,60 @@ describe.skipIf(!HAVE_PTY)('members list --all as a table in a pseudo-terminal',
     TIMEOUT,
   )
 })
+
+// Two pages of members: short names on the first, long ones on the second.
+async function twoPageServer(long: (i: number) => string) {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    const page = Number(url.searchParams.get('page') ?? '1')
+    const perPage = Number(url.searchParams.get('per_page') ?? '20')
+    const data = Array.from({ length: perPage }, (_, k) => {
+      const i = (page - 1) * perPage + k + 1
+      return {
+        id: `mem_${String(i).padStart(6, '0')}`,
+        chamber_id: 'ch_0001',
+        name: page === 1 ? `Member ${i}` : long(i),
+        email: `member${i}@example.com`,
+        status: 'active',
+      }
+    })
+    res.setHeader('content-type', 'application/json')
+    res.end(JSON.stringify({ data, meta: { current_page: page, per_page: perPage, total: 10 } }))
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2` }
+}
+
+describe.skipIf(!HAVE_PTY)('a later page with longer names in a pseudo-terminal', () => {
+  it(
+    'cuts them at the terminal edge of 80 columns, not at the first page width',
+    async () => {
+      const long = (i: number) => `Bulk Person ${i} of the Potsdam Chamber of Commerce`
+      const { server, baseUrl } = await twoPageServer(long)
+      try {
+        const session = startPty(
+          ['members', 'list', 'ch_0001', '--all', '--per-page', '5', '--no-pager'],
+          {
+            env: {
+              TERM: 'xterm',
+              HOME: tempDir(),
+              CHAMBERCTL_CONFIG_DIR: tempDir(),
+              CHAMBERCTL_BASE_URL: baseUrl,
+              CHAMBERCTL_TOKEN: 'test-token',
+            },
+            columns: 80,
+          },
+        )
+        const { code, screen } = await session.exited
+        expect(code, screen).toBe(0)
+        const row = screenLines(screen).find((line) => line.startsWith('mem_000007 '))
+        // 80 - 10 (id) - 19 (e-mail) - 6 (status) - three gaps leave 39 cells for the name.
+        expect(row).toBe(`mem_000007  ${long(7).slice(0, 38)}…  member7@example.com  active`)
+      } finally {
+        server.close()
+      }
+    },
+    TIMEOUT,
+  )
+})
