@@ -5,7 +5,7 @@
 // Decisions worth knowing:
 // - Streaming: every format writes each record, or each batch of records (a list's page), as it
 //   arrives and waits for the stream to drain, so `--all` over any number of pages keeps memory
-//   flat. A table settles its columns and widths on the first batch (table.ts).
+//   flat. A table settles its widths on the first batch (table.ts).
 // - Nothing reaches stdout before the first record or the end of the list, so a list that fails
 //   on its first page leaves stdout empty. A list that fails part-way stops without closing the
 //   JSON array: a truncated result must not parse as a complete one.

@@ -1,6 +1,6 @@
 // What a person sees at 60, 80 and 120 columns: no line of a table or a record view is wider than
 // the terminal; ids, e-mails and dates are printed whole (free text gives way, columns are left
-// out from the end of the descriptor's order and said so); the columns depend on the width alone,
+// out, least important first, and said so); the columns depend on the width alone,
 // not on what the page holds; date-times in tables to the second.
 import stringWidth from 'string-width'
 import { stripVTControlCharacters } from 'node:util'

@@ -1,7 +1,8 @@
 // Tables from the built binary in a real pseudo-terminal (`script`): at 60, 80 and 120 columns the
 // same command shows the same columns whether the page holds 3 rows or 20, and no line on the
 // screen is wider than the terminal; an `--all` table over 200,000 members prints its first rows
-// while the server still holds back every later page.
+// while the server still holds back every later page; a later page's longer names are cut at the
+// terminal's edge.
 import { createServer } from 'node:http'
 import type { ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'

@@ -9,7 +9,8 @@ export type Descriptor = {
   // Plural, as the user says it: "members".
   name: string
   fields: Readonly<Record<string, FieldSpec>>
-  // The default columns, most important first: a narrow terminal leaves out columns from the end.
+  // The default columns, most important first (unless `importance` says otherwise): a narrow
+  // terminal leaves out the least important.
   // Also the columns of tsv and csv, in this order: changing it changes what scripts read.
   columns: readonly string[]
   // The default columns most important first, when that is not their order: which a narrow
