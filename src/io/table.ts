@@ -68,10 +68,16 @@ export function tableCell(value: unknown, column?: Pick<Column, 'time'>): string
   return escapeForTerminal(column?.time ? text.replace(FRACTION, '$1$2') : text)
 }
 
+// The cells its descriptor declares: the usual width of a whole value, the fewest free text is
+// cut to (the main text column's 20).
+function declared(column: Column): number {
+  return column.main ? MAIN_MIN_WIDTH : column.width
+}
+
 // The cells a column claims when the columns to show are chosen: what its descriptor declares,
 // and never less than its header.
 function claim(column: Column): number {
-  return Math.max(cellWidth(column.field), column.main ? MAIN_MIN_WIDTH : column.width)
+  return Math.max(cellWidth(column.field), declared(column))
 }
 
 // Which columns `width` shows, from the declarations alone (never from the records), so that the
@@ -104,8 +110,7 @@ function byImportance(columns: readonly Column[]): Column[] {
 
 // The cells free text keeps before a column is left out: what its descriptor declares.
 function floorOf(column: Column): number {
-  if (column.cut !== 'ellipsis') return Infinity
-  return column.main ? MAIN_MIN_WIDTH : column.width
+  return column.cut === 'ellipsis' ? declared(column) : Infinity
 }
 
 // Column widths for cells of `natural` widths in `width` terminal columns, or undefined when
