@@ -3,6 +3,7 @@
 // rest of the line to the chosen one. Works autoloaded from $fpath and sourced after compinit.
 import type { ArgumentSpec, CommandSpec, OptionSpec, ValueCompletion } from './model.js'
 import { optionWords, walk } from './model.js'
+import { shellWord } from '../../io/shell-word.js'
 
 export function zshScript(program: CommandSpec): string {
   const name = program.name
@@ -20,7 +21,7 @@ export function zshScript(program: CommandSpec): string {
         ? []
         : [...command.options, ...command.overrides].flatMap((option) => optionSpecs(option, fn))),
       ...(command.commands.length > 0
-        ? [quote('1: :->command'), quote('*:: :->argument')]
+        ? [shellWord('1: :->command'), shellWord('*:: :->argument')]
         : command.args.map((argument, index) => argumentSpec(argument, index, fn))),
     ]
     // -A '-*': past its subcommand, a group leaves every word (global options included) to the
@@ -31,7 +32,7 @@ export function zshScript(program: CommandSpec): string {
 
     const context = [name, ...command.path].join('-')
     const described = command.commands.map((child) =>
-      quote(`${escapeColon(child.name)}:${child.description}`),
+      shellWord(`${escapeColon(child.name)}:${child.description}`),
     )
     const dispatch = command.commands.map(
       (child) =>
@@ -46,7 +47,7 @@ export function zshScript(program: CommandSpec): string {
       local -a commands=(
         ${described.join('\n        ')}
       )
-      _describe -t commands ${quote(`${[name, ...command.path].join(' ')} command`)} commands && ret=0
+      _describe -t commands ${shellWord(`${[name, ...command.path].join(' ')} command`)} commands && ret=0
       ;;
     argument)
       curcontext=\${curcontext%:*:*}:${context}-$line[1]:
@@ -127,12 +128,12 @@ function optionSpecs(option: OptionSpec, fn: string): string[] {
   // -o+ takes the value in the same word (-ojson) or the next; --output= after = or the next.
   if (option.short) specs.push(`*${option.short}${value ? '+' : ''}${description}${argument}`)
   if (option.long) specs.push(`*${option.long}${value ? '=' : ''}${description}${argument}`)
-  return specs.map(quote)
+  return specs.map(shellWord)
 }
 
 function argumentSpec(argument: ArgumentSpec, index: number, fn: string): string {
   const position = argument.variadic ? '*' : `${index + 1}${argument.required ? '' : ':'}`
-  return quote(`${position}:${escapeColon(argument.name)}:${action(argument.complete, fn)}`)
+  return shellWord(`${position}:${escapeColon(argument.name)}:${action(argument.complete, fn)}`)
 }
 
 // fn is the script's main function; its helpers for chamber ids and profiles are named after it.
@@ -172,8 +173,4 @@ function escapeBrackets(text: string): string {
 
 function escapeColon(text: string): string {
   return text.replace(/[\\:]/g, '\\$&')
-}
-
-function quote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`
 }

@@ -3,6 +3,7 @@ import { isLoopback } from '../../api/plain-http.js'
 import { redactUrl } from '../../api/redact.js'
 import type { Context } from '../../cmdutil/context.js'
 import { CliError } from '../../errors.js'
+import { shellWord } from '../../io/shell-word.js'
 import { replaceFile, temporaryPath } from '../../sandbox/data-file.js'
 import { DEMO_LARGE_CHAMBER_ID } from '../../sandbox/demo-data.js'
 import { importNotice, startSandbox } from '../../sandbox/server.js'
@@ -77,9 +78,12 @@ export async function serve(
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)
   })
-  io.out.write(
-    globals.format === 'json' ? `${JSON.stringify(startLine(sandbox))}\n` : banner(sandbox),
-  )
+  if (globals.format === 'json') {
+    io.out.write(`${JSON.stringify(startLine(sandbox))}\n`)
+  } else {
+    io.out.write(banner(sandbox))
+    if (!quiet) io.err.write(exportLines(sandbox))
+  }
   // After the start line: a script that waits for the file finds the line there too.
   if (opts.portFile) {
     try {
@@ -112,6 +116,20 @@ function banner(sandbox: Sandbox): string {
     `client secret:  ${sandbox.credentials.clientSecret}`,
     '',
   ].join('\n')
+}
+
+// The variables a shell needs to use this sandbox, ready to paste (as `gh` prints commands to run):
+// on stderr, so the banner on stdout stays what a script reads.
+function exportLines(sandbox: Sandbox): string {
+  const variables = {
+    CHAMBERCTL_BASE_URL: sandbox.baseUrl('v2'),
+    CHAMBERCTL_CLIENT_ID: sandbox.credentials.clientId,
+    CHAMBERCTL_CLIENT_SECRET: sandbox.credentials.clientSecret,
+  }
+  const lines = Object.entries(variables).map(
+    ([name, value]) => `export ${name}=${shellWord(value)}`,
+  )
+  return ['To use it from another shell:', ...lines, ''].join('\n')
 }
 
 // --json: the start as one line for a script, documented in manual.md.
