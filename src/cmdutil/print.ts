@@ -148,7 +148,7 @@ export async function printRecord(
   await writeRecord(ctx.io, record, {
     format: ctx.globals.format,
     columns: columnsOf(resource, ctx.globals.fields ?? [...resource.columns, ...extra]),
-    order: fieldNames(resource),
+    order: columnsOf(resource, fieldNames(resource)),
     fields: ctx.globals.fields,
     color: ctx.globals.color,
     wide: ctx.globals.wide,

@@ -49,8 +49,9 @@ export type OutputOptions = {
   wide?: boolean
   // -q: no note on stderr about columns left out of a table.
   quiet?: boolean
-  // A record view's fields in this order (the rest follow as the record has them).
-  order?: readonly string[]
+  // A record view's fields in this order (the rest follow as the record has them), each shown as
+  // its column is in a table (a date-time to the second); the table's columns when not given.
+  order?: readonly Column[]
   // A record's lists of records shown as tables under headings, with their columns (--include).
   sections?: Readonly<Record<string, readonly Column[]>>
   // --jq: json and ndjson records go through the filter instead of being printed.
@@ -169,7 +170,7 @@ export async function writeRecord(
       const { renderRecord } = await import('./record-view.js')
       const view = await renderRecord(record, {
         ...tableOptions(io, opts),
-        order: opts.order ?? columns,
+        order: opts.order ?? opts.columns,
         fields: opts.fields,
         sections: opts.sections,
       })

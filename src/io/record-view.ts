@@ -12,8 +12,9 @@ import type { OutputRecord } from './values.js'
 export type RecordViewOptions = {
   color: boolean
   width: number
-  // The fields to show first, in this order (dotted paths: their top-level key is used).
-  order: readonly string[]
+  // The fields to show first, in this order (dotted paths: their top-level key is used), each
+  // value shown as a table shows its column.
+  order: readonly Column[]
   // --fields: exactly these paths, nothing else.
   fields?: readonly string[]
   // The columns of lists of records shown as tables, by key (members, events).
@@ -40,9 +41,12 @@ export async function renderRecord(
     : (text: string) => text
   const keys =
     opts.fields ??
-    [...new Set([...opts.order.map((path) => path.split('.')[0]!), ...Object.keys(record)])].filter(
-      (key) => Object.hasOwn(record, key),
-    )
+    [
+      ...new Set([
+        ...opts.order.map((column) => column.field.split('.')[0]!),
+        ...Object.keys(record),
+      ]),
+    ].filter((key) => Object.hasOwn(record, key))
   // Lists of records become tables: the ones the caller named, and any other non-empty one.
   const lists = opts.fields
     ? []
@@ -56,7 +60,8 @@ export async function renderRecord(
   const fields = keys.filter((key) => !lists.includes(key) && !total(key))
   const width = Math.max(0, ...fields.map((key) => stringWidth(escapeForTerminal(key)) + 1))
   const lines: string[] = []
-  const entry = (indent: string, key: string, pad: number, value: unknown) => {
+  const columnOf = new Map(opts.order.map((column) => [column.field, column]))
+  const entry = (indent: string, key: string, pad: number, value: unknown, column?: Column) => {
     const label = `${indent}${escapeForTerminal(key)}:`
     if (isPlainObject(value) && Object.keys(value).length > 0) {
       lines.push(bold(label))
@@ -67,13 +72,16 @@ export async function renderRecord(
       return
     }
     const start = stringWidth(indent) + pad + 1
-    const text = wrap(tableCell(value), opts.width - start).join(`\n${' '.repeat(start)}`)
+    const text = wrap(tableCell(value, column), opts.width - start).join(`\n${' '.repeat(start)}`)
     // An empty value leaves no trailing spaces.
     lines.push(
       text === '' ? bold(label) : `${bold(label)}${' '.repeat(start - stringWidth(label))}${text}`,
     )
   }
-  for (const key of fields) entry('', key, width, opts.fields ? getPath(record, key) : record[key])
+  for (const key of fields) {
+    const value = opts.fields ? getPath(record, key) : record[key]
+    entry('', key, width, value, columnOf.get(key))
+  }
 
   const dropped: string[] = []
   for (const key of lists) {

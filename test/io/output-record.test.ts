@@ -78,6 +78,24 @@ describe('writeRecord', () => {
     expect(t.stdout()).not.toMatch(ANSI)
   })
 
+  it('table: a date-time to the second, as tables show it; json keeps the fraction', async () => {
+    const record = { id: 'c1', created_at: '2024-01-02T03:04:05.123456Z', note: '1.5' }
+    const order = columns(['id', 'created_at'])
+    const t = createTestIO({ stdoutIsTTY: true })
+    await writeRecord(t.io, record, options({ format: 'table', order }))
+    expect(t.stdout()).toBe('id:         c1\ncreated_at: 2024-01-02T03:04:05Z\nnote:       1.5\n')
+    const picked = createTestIO({ stdoutIsTTY: true })
+    await writeRecord(
+      picked.io,
+      record,
+      options({ format: 'table', order, fields: ['created_at'] }),
+    )
+    expect(picked.stdout()).toBe('created_at: 2024-01-02T03:04:05Z\n')
+    const json = createTestIO({ stdoutIsTTY: true })
+    await writeRecord(json.io, record, options({ format: 'json', order }))
+    expect(JSON.parse(json.stdout())).toEqual(record)
+  })
+
   it('table: with --fields, exactly those paths, a missing one empty', async () => {
     const t = createTestIO({ stdoutIsTTY: true })
     await writeRecord(

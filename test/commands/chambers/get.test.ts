@@ -8,7 +8,7 @@ const { sandbox, run, demo } = useDemoSandbox()
 describe('chambers get', () => {
   const berlin = demo.chambers[0]!
 
-  it('prints every field as key: value lines on a TTY, the address as a block', async () => {
+  it('prints every field as key: value lines on a TTY, the address as a block, times as tables show them', async () => {
     const { code, stdout } = await run(['chambers', 'get', 'ch_0001'], {
       stdoutIsTTY: true,
       env: { NO_COLOR: '1' },
@@ -25,8 +25,10 @@ describe('chambers get', () => {
       '  city:        Berlin',
       `  postal_code: ${berlin.address!.postal_code}`,
       '  country:     DE',
-      `created_at: ${berlin.created_at}`,
+      // To the second, as in `chambers list` (the server sent 2024-01-15T09:00:00.000Z).
+      'created_at: 2024-01-15T09:00:00Z',
     ])
+    expect(berlin.created_at).toBe('2024-01-15T09:00:00.000Z')
     expect(stdout).not.toMatch(ANSI)
   })
 
