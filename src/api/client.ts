@@ -6,6 +6,7 @@ import type { AnswerRecord, Page, TokenAnswer } from './answers.js'
 import { answerRecord, listAnswer, pageOf, tokenAnswer } from './answers.js'
 import type { ChamberCreate, MemberCreate } from './schemas.js'
 import { apiVersionOf } from './base-url.js'
+import { ApiError } from './errors.js'
 import { pathSegment } from './paths.js'
 import { parseAnswer } from './responses.js'
 import type { TokenSource } from './transport.js'
@@ -90,6 +91,20 @@ export function createClient(options: ClientOptions) {
   // (the methods that take one are async, so that a refusal is a rejection like any failure).
   const seg = (id: string) => pathSegment(id, 'chamber id')
   const page = (p: PageParams) => ({ page: p.page, per_page: p.perPage })
+  // A 404 of a path under a chamber id says one sentence, whatever the server wrote there (the
+  // spec's `chamber X not found`, a framework's `No query results for model [Chamber] X`); the
+  // server's own text is in the --debug trace.
+  const ofChamber = async <T>(id: string, answer: () => Promise<T>): Promise<T> => {
+    try {
+      return await answer()
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'not_found') throw error
+      throw new ApiError('not_found', `chamber ${id} not found (HTTP ${error.status ?? 404})`, {
+        status: error.status,
+        cause: error,
+      })
+    }
+  }
 
   return {
     baseUrl: options.baseUrl,
@@ -108,35 +123,43 @@ export function createClient(options: ClientOptions) {
       create: (body: ChamberCreate, options?: WriteOptions): Promise<AnswerRecord> =>
         post(answerRecord, '/chambers', body, options),
       get: async (id: string, opts: { include?: string[] } = {}): Promise<AnswerRecord> =>
-        get(answerRecord, `/chambers/${seg(id)}`, {
-          include: opts.include?.length ? opts.include.join(',') : undefined,
-        }),
+        ofChamber(id, () =>
+          get(answerRecord, `/chambers/${seg(id)}`, {
+            include: opts.include?.length ? opts.include.join(',') : undefined,
+          }),
+        ),
     },
 
     members: {
       list: async (chamberId: string, p: MemberListParams = {}): Promise<Page> =>
-        list(`/chambers/${seg(chamberId)}/members`, {
-          ...page(p),
-          'filter[status]': p.status,
-          sort: p.sort,
-        }),
+        ofChamber(chamberId, () =>
+          list(`/chambers/${seg(chamberId)}/members`, {
+            ...page(p),
+            'filter[status]': p.status,
+            sort: p.sort,
+          }),
+        ),
       add: async (
         chamberId: string,
         body: MemberCreate,
         options?: WriteOptions,
       ): Promise<AnswerRecord> =>
-        post(answerRecord, `/chambers/${seg(chamberId)}/members`, body, options),
+        ofChamber(chamberId, () =>
+          post(answerRecord, `/chambers/${seg(chamberId)}/members`, body, options),
+        ),
     },
 
     events: {
       list: async (chamberId: string, p: EventListParams = {}): Promise<Page> =>
-        list(`/chambers/${seg(chamberId)}/events`, {
-          ...page(p),
-          'filter[status]': p.status,
-          'filter[date_from]': p.from,
-          'filter[date_to]': p.to,
-          sort: p.sort,
-        }),
+        ofChamber(chamberId, () =>
+          list(`/chambers/${seg(chamberId)}/events`, {
+            ...page(p),
+            'filter[status]': p.status,
+            'filter[date_from]': p.from,
+            'filter[date_to]': p.to,
+            sort: p.sort,
+          }),
+        ),
     },
 
     // The command is done: what is still in flight was abandoned (see HttpAgent).

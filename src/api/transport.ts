@@ -173,14 +173,17 @@ export class Transport {
     }
     const started = Date.now()
     // Every secret is masked before the line is written: the Authorization header, and
-    // client_secret/access_token in bodies (the token request and its answer).
+    // client_secret/access_token in bodies (the token request and its answer). A failure's answer
+    // is shown too: what the server said, where the error line says it in chamberctl's words.
     const trace = (outcome: string, answer?: string) =>
       this.options.trace?.(
         [
           `${exchange.method} ${redactUrl(url)} → ${outcome} (${Date.now() - started} ms, attempt ${n}/${MAX_ATTEMPTS})`,
           ...(headers.authorization ? [`  authorization: Bearer ${REDACTED}`] : []),
           ...(body ? [`  request body: ${redactText(body)}`] : []),
-          ...(answer && exchange.auth === false ? [`  response body: ${redactText(answer)}`] : []),
+          ...(answer && (exchange.auth === false || /^[45]/.test(outcome))
+            ? [`  response body: ${redactText(answer)}`]
+            : []),
         ].join('\n'),
       )
     try {

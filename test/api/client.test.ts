@@ -126,6 +126,35 @@ describe('unexpected bodies become typed errors', () => {
     expect(error.message).toBe('chamber x not found (HTTP 404)')
   })
 
+  it('a 404 of any path under a chamber id: one sentence whatever the server wrote', async () => {
+    const laravel = { message: 'No query results for model [App\\Models\\Chamber] 99' }
+    const paths = ['/v2/chambers/99', '/v2/chambers/99/members', '/v2/chambers/99/events']
+    for (const path of paths)
+      pool()
+        .intercept({ path: (p) => p.startsWith(path) })
+        .reply(404, laravel, json)
+    const lines: string[] = []
+    const traced = createClient({
+      baseUrl: BASE,
+      userAgent: 't',
+      dispatcher: agent,
+      tokens: new TokenManager({ cached: { token: 'good' } }),
+      trace: (line) => lines.push(line),
+    })
+    const errors = [
+      await failure(traced.chambers.get('99')),
+      await failure(traced.members.list('99')),
+      await failure(traced.events.list('99')),
+    ]
+    for (const error of errors) {
+      expect(error.code).toBe('not_found')
+      expect(error.status).toBe(404)
+      expect(error.message).toBe('chamber 99 not found (HTTP 404)')
+    }
+    // The server's own text stays in the --debug trace.
+    expect(lines.filter((line) => line.includes('No query results for model'))).toHaveLength(3)
+  })
+
   it('a 422 keeps its fields', async () => {
     pool()
       .intercept({ path: '/v2/chambers' })

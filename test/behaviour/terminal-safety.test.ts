@@ -171,9 +171,14 @@ describe('nothing from the server reaches a terminal raw', () => {
   })
 
   it('error lines, the field table and the JSON error object', async () => {
-    const gone = await run(['chambers', 'get', 'gone'])
+    // A chamber's 404 is said in chamberctl's words; the server's own, with --debug, escaped.
+    const gone = await run(['chambers', 'get', 'gone', '--debug'])
     expect(gone.code).toBe(3)
-    expectSafe(gone.stderr, `error: no chamber ${NAME_SHOWN}`)
+    expectSafe(
+      gone.stderr,
+      'error: chamber gone not found (HTTP 404)',
+      'response body: {"error":"no chamber Evil',
+    )
     const refused = await run([
       'members',
       'add',
