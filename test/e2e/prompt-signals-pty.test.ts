@@ -1,7 +1,9 @@
 // A signal from outside (what `timeout`, a CI cancel or a closed terminal window send) while a
 // prompt waits: the command ends with the signal's exit code, nothing sent, and the terminal is
 // given back as it was (echo, line editing and Ctrl-C on), which the shell then reads `stty` from.
-import { describe, expect, it } from 'vitest'
+import { createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useTempDirs } from '../helpers/cli.js'
 import { HAVE_TMUX, startTmux } from '../helpers/tmux.js'
 
@@ -9,8 +11,17 @@ const tempDir = useTempDirs('chamberctl-prompt-signals-')
 const TIMEOUT = 30_000
 // The terminal's modes after the command, one `tty:` line each: `-echo` when echo is off.
 const TTY_MODES = `stty -a | tr -s ' ;' '\\n\\n' | grep -x -e -echo -e echo -e -icanon -e icanon -e -isig -e isig | sed 's/^/tty:/'`
-// Nothing listens there: a prompt that sent anything would fail with exit 5, not the signal's.
-const NOWHERE = 'http://127.0.0.1:9/v2'
+// A port that takes connections and answers nothing: login's check before the secret prompt
+// passes, and a prompt that sent anything would wait there instead of ending with the signal.
+const silent = createServer(() => {})
+let NOWHERE = ''
+beforeAll(async () => {
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+  NOWHERE = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v2`
+})
+afterAll(async () => {
+  await new Promise((resolve) => silent.close(resolve))
+})
 
 describe.skipIf(!HAVE_TMUX)('a signal at a prompt (tmux)', () => {
   it.each([

@@ -10,6 +10,8 @@ import { readInputText } from '../../io/input-text.js'
 import { escapeForTerminal } from '../../io/terminal-text.js'
 import { baseUrlProblem } from '../../api/base-url.js'
 import { plainHttpHost } from '../../api/plain-http.js'
+import { proxiesFor } from '../../api/proxy.js'
+import { checkReachable } from '../../api/reachable.js'
 import { describeExpiry } from './expiry.js'
 import { describeMode } from './file-mode.js'
 
@@ -68,7 +70,11 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
       },
     })
     clientId ??= await promptText(io, { message: 'Client id', default: previous?.client_id })
-    secret ??= await promptSecret(io, 'Client secret')
+    if (secret === undefined) {
+      // A server that cannot be reached is said before the secret is typed in vain.
+      if (!proxiesFor(baseUrl, env)) await checkReachable(baseUrl, globals.timeoutMs)
+      secret = await promptSecret(io, 'Client secret')
+    }
   }
 
   const client = await clientFor(ctx, { baseUrl: baseUrl!, clientId, clientSecret: secret })

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import {
+  closedPortUrl,
   configFile,
   modeOf,
   readProfile,
@@ -161,6 +162,23 @@ describe('interactive login', () => {
     const { code, stderr } = await answerFromBaseUrl(session)
     expect(code, stderr).toBe(0)
     expect(readProfile(configDir())).toMatchObject({ base_url: sandbox().v2 })
+  })
+
+  it('says a refused port before asking for the secret', async () => {
+    const session = startMain(['login', '--base-url', await closedPortUrl()], {
+      ...tty,
+      env: { CHAMBERCTL_CONFIG_DIR: configDir(), CHAMBERCTL_CLIENT_ID: clientId() },
+    })
+    const [shown] = await until(session.stderr, /Client secret|error:/)
+    // Answered, so that an old login that asked goes on to fail.
+    if (shown !== 'error:') session.stdin.write('typed in vain\n')
+    const { code, stderr } = await session.done
+    expect(shown).toBe('error:')
+    expect(code).toBe(5)
+    expect(stripVTControlCharacters(stderr)).toMatch(
+      /^error: cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/m,
+    )
+    expect(existsSync(configFile(configDir())) ? readProfiles(configDir()) : {}).toEqual({})
   })
 
   it('asks only for what flags and environment leave missing', async () => {
