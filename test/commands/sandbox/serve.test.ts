@@ -1,21 +1,27 @@
 // sandbox: what the start tells a person and a script (the server itself is tested in
 // test/sandbox/).
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { startMain, until, useTempDirs } from '../../helpers/cli.js'
 
 const tempDir = useTempDirs()
 
-// Ctrl-C as the command sees it: the once-listeners serve registered for SIGINT.
-afterEach(() => {
-  process.emit('SIGINT', 'SIGINT')
-})
-
+// Ctrl-C as the command sees it: the SIGINT listener the command added is called (not the test
+// runner's own), then every signal listener it added is removed, as its process would exit.
 async function started(args: string[]) {
   const env = { CHAMBERCTL_CONFIG_DIR: tempDir() }
+  const signals = ['SIGINT', 'SIGTERM'] as const
+  const before = new Set(signals.flatMap((signal) => process.listeners(signal)))
+  const added = () =>
+    signals.map((signal) => process.listeners(signal).filter((listener) => !before.has(listener)))
   const cli = startMain(['sandbox', '--port', '0', '--empty', ...args], { env })
   await until(cli.stderr, /Serving; press Ctrl-C to stop\./)
-  process.emit('SIGINT', 'SIGINT')
-  return cli.done
+  const [onInt, onTerm] = added()
+  for (const listener of onInt!) (listener as (signal: string) => void)('SIGINT')
+  const result = await cli.done
+  for (const listener of onInt!) process.removeListener('SIGINT', listener)
+  for (const listener of onTerm!) process.removeListener('SIGTERM', listener)
+  expect(added().flat()).toEqual([])
+  return result
 }
 
 describe('sandbox start', () => {
