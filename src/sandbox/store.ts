@@ -122,6 +122,13 @@ const RESUMES_KEPT = 64
 // A page asked for out of turn deep into a list is counted from the nearest mark before it: the
 // position of every MARK_EVERY-th record, noted by earlier counts of the same list.
 const MARK_EVERY = 1000
+// A noted record and its place in the list (1 for the first record).
+type Mark = Resume & { at: number }
+// The marks of one list, as they stand when the table's newest record was `seen`.
+type Marks = { marks: Mark[]; seen: number }
+// What a transaction writes: records anyhow, only new records (which leave marks valid once
+// moved past them), or no records (tokens).
+type Writes = 'records' | 'inserts' | 'none'
 
 export class Store implements Grants {
   private readonly statements = new Map<string, StatementSync>()
@@ -130,10 +137,12 @@ export class Store implements Grants {
   // page 1. A point holds only while nothing was written: its key has the write counts of this
   // process and of every other one (PRAGMA data_version).
   private readonly resumes = new Map<string, Resume>()
-  // By list (listKey with no page size): marks[i] is where record (i + 1) * MARK_EVERY ends. They
-  // hold as long as resume points do.
-  private readonly marks = new Map<string, Resume[]>()
+  // By list (listKey with no page size, counting only writes other than inserts): marks of
+  // records MARK_EVERY apart when noted. An insert moves the marks after the new record one
+  // place down (markUpTo, when next used); any other write ends them.
+  private readonly marks = new Map<string, Marks>()
   private writes = 0
+  private edits = 0
   private open = true
 
   private constructor(
@@ -290,7 +299,7 @@ export class Store implements Grants {
         grant.version,
         grant.expiresAt,
       )
-    }, false)
+    }, 'none')
   }
 
   // `build` makes the record around the id it is given; it is stored as built.
@@ -299,7 +308,7 @@ export class Store implements Grants {
       const chamber = build(this.takeId('chamber'))
       this.insertChamber(chamber)
       return chamber
-    })
+    }, 'inserts')
   }
 
   // Throws DuplicateEmailError, and stores nothing, when the chamber has the address already.
@@ -315,7 +324,7 @@ export class Store implements Grants {
         throw error
       }
       return member
-    })
+    }, 'inserts')
   }
 
   // Every record replaced by `dataset`, ids counted from it again (POST /_sandbox/reset).
@@ -383,13 +392,14 @@ export class Store implements Grants {
     let resume = sort?.descending ? undefined : this.resumeAt(list, page)
     let skip = resume ? 0 : (page - 1) * perPage
     if (!resume && !sort?.descending && skip >= MARK_EVERY) {
-      const marks = this.markUpTo(this.listKey(table, where, order, 0), skip, (point) => {
+      const list = this.listKey(table, where, order, 0, this.edits)
+      const mark = this.markUpTo(list, table, where, column, skip, (point) => {
         const sql = `SELECT seq, ${column} AS key FROM ${table} WHERE ${where.sql}
           ${point ? `AND ${after}` : ''} ORDER BY ${order} LIMIT 1 OFFSET ${MARK_EVERY - 1}`
         return this.rows(sql, [...where.values, ...(point ? from(point) : [])])[0]
       })
-      resume = marks.at(-1)
-      skip -= marks.length * MARK_EVERY
+      resume = mark
+      skip -= mark?.at ?? 0
     }
     const rows = this.rows(
       `SELECT seq, ${column} AS key, body FROM ${table} WHERE ${where.sql}
@@ -435,30 +445,52 @@ export class Store implements Grants {
     return rows.map((row) => JSON.parse(String(row.body)) as StoredMember)
   }
 
-  // The marks of a list before record `offset`, noting those missing: `next` finds the record
-  // MARK_EVERY after a mark (or from the start), so a count is never longer than one without marks.
+  // The last mark of a list at or before record `offset`, noting those missing: `next` finds the
+  // record MARK_EVERY after a mark (or from the start), so a count is never longer than one
+  // without marks. Records inserted since the marks were last used move the marks after them.
   private markUpTo(
     list: string,
+    table: string,
+    where: Where,
+    column: string,
     offset: number,
     next: (point: Resume | undefined) => Record<string, SQLOutputValue> | undefined,
-  ): Resume[] {
-    const marks = this.marks.get(list) ?? []
-    const wanted = Math.floor(offset / MARK_EVERY)
-    while (marks.length < wanted) {
+  ): Mark | undefined {
+    const newest = this.statement(`SELECT coalesce(max(seq), 0) AS n FROM ${table}`).get()!.n
+    const entry = this.marks.get(list) ?? { marks: [], seen: Number(newest) }
+    const { marks } = entry
+    if (Number(newest) > entry.seen && marks.length > 0) {
+      // NOT INDEXED: only the new rows, by row number, whatever index the filter could use.
+      const sql = `SELECT seq, ${column} AS key FROM ${table} NOT INDEXED
+        WHERE seq > ? AND ${where.sql}`
+      for (const row of this.rows(sql, [entry.seen, ...where.values])) {
+        const inserted = { key: row.key as SQLInputValue, seq: Number(row.seq) }
+        for (const mark of marks) if (compareRows(inserted, mark) < 0) mark.at++
+      }
+    }
+    entry.seen = Number(newest)
+    while ((marks.at(-1)?.at ?? 0) + MARK_EVERY <= offset) {
       const row = next(marks.at(-1))
       if (!row) break
-      marks.push({ key: row.key as SQLInputValue, seq: Number(row.seq) })
+      const at = (marks.at(-1)?.at ?? 0) + MARK_EVERY
+      marks.push({ key: row.key as SQLInputValue, seq: Number(row.seq), at })
     }
     this.marks.delete(list)
-    this.marks.set(list, marks)
+    this.marks.set(list, entry)
     if (this.marks.size > RESUMES_KEPT) this.marks.delete(this.marks.keys().next().value!)
-    return marks.slice(0, wanted)
+    return marks.findLast((mark) => mark.at <= offset)
   }
 
   // One list as it stands now: its query, page size and the database's write counts, read once
   // for the page served and the one after it.
-  private listKey(table: string, where: Where, order: string, perPage: number): string {
-    const version = `${this.writes}:${this.statement('PRAGMA data_version').get()!.data_version}`
+  private listKey(
+    table: string,
+    where: Where,
+    order: string,
+    perPage: number,
+    writes = this.writes,
+  ): string {
+    const version = `${writes}:${this.statement('PRAGMA data_version').get()!.data_version}`
     return [table, where.sql, JSON.stringify(where.values), order, perPage, version].join('\0')
   }
 
@@ -502,11 +534,15 @@ export class Store implements Grants {
 
   // IMMEDIATE: the write lock is taken at the start, so that two processes never both read and
   // then both try to write (which SQLite would refuse to one of them without waiting).
-  // `records`: whether it changes records, which ends the pages remembered for resuming.
-  private transaction<T>(work: () => T, records = true): T {
-    if (records) {
+  // `writes`: what it changes; any record written ends the pages remembered for resuming, any
+  // but a new one the marks.
+  private transaction<T>(work: () => T, writes: Writes = 'records'): T {
+    if (writes !== 'none') {
       this.writes++
       this.resumes.clear()
+    }
+    if (writes === 'records') {
+      this.edits++
       this.marks.clear()
     }
     this.db.exec('BEGIN IMMEDIATE')
@@ -678,4 +714,16 @@ async function lockImport(path: string): Promise<() => Promise<void>> {
       `${path} is being imported by another chamberctl (lock ${path}.lock); try again when it has finished`,
     )
   })
+}
+
+// SQLite's order of two (sort key, row number) pairs: numbers by value, text by its bytes (UTF-8:
+// code points, where JavaScript's < compares UTF-16 units).
+function compareRows(a: Resume, b: Resume): number {
+  if (a.key !== b.key) {
+    if (typeof a.key === 'string' && typeof b.key === 'string') {
+      return Buffer.compare(Buffer.from(a.key), Buffer.from(b.key))
+    }
+    return Number(a.key) < Number(b.key) ? -1 : 1
+  }
+  return a.seq - b.seq
 }
