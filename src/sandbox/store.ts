@@ -465,7 +465,14 @@ export class Store implements Grants {
         WHERE seq > ? AND ${where.sql}`
       for (const row of this.rows(sql, [entry.seen, ...where.values])) {
         const inserted = { key: row.key as SQLInputValue, seq: Number(row.seq) }
-        for (const mark of marks) if (compareRows(inserted, mark) < 0) mark.at++
+        // Marks are in list order: the first one after the new record, by halving.
+        let [low, high] = [0, marks.length]
+        while (low < high) {
+          const middle = (low + high) >> 1
+          if (compareRows(inserted, marks[middle]!) < 0) high = middle
+          else low = middle + 1
+        }
+        for (const mark of marks.slice(low)) mark.at++
       }
     }
     entry.seen = Number(newest)
