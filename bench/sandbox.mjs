@@ -109,6 +109,8 @@ async function volume() {
   }
 
   const requests = [
+    // First in a round, after the last round's create: a new member sorted before its marks.
+    { name: 'page 50% in by name, after a write', direct: 0.5, sort: '&sort=name' },
     { name: 'first page of members', path: '/chambers/ch_0001/members' },
     {
       name: 'filtered and sorted page',
@@ -123,7 +125,7 @@ async function volume() {
     { name: 'next page, 90% into the list', walk: '&sort=name' },
     { name: 'include=members,events per_page=100', path: LARGEST_INCLUDE },
     // A page number asked for out of turn half way through (what a user's ?page=N does): the
-    // first after a write counts from the start, noting marks; the next ones start at a mark.
+    // first after a write (the member created below) starts at a mark moved past the new member.
     { name: 'page 50% in, first after a write', direct: 0.5 },
     { name: 'page 45% in, after that one', direct: 0.45 },
     // By name, the walk above has counted the list 90% deep since the write.
