@@ -20,7 +20,9 @@ const TIMEOUT = 30_000
 const screenLines = (screen: string) => screen.split(/\r?\n/).filter((line) => line !== '')
 
 async function table(args: string[], columns: number) {
-  const session = startPty([...args, '--no-pager'], {
+  // -q: no spinner, whose frames (drawn while a slow first answer, behind Prism's proxy, was
+  // awaited) the screen keeps as text before the header; only the table is read here.
+  const session = startPty([...args, '--no-pager', '-q'], {
     env: terminalEnv(sandbox(), tempDir()),
     columns,
   })
