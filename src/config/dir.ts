@@ -10,6 +10,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -261,4 +262,15 @@ export function describeFsError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code
   if (typeof code === 'string') return code
   return error instanceof Error ? error.message : String(error)
+}
+
+// A state file's text, or undefined when there is none; any other failure is one line naming
+// `what` (the journal, the lock) and the file.
+export function readIfPresent(file: string, what: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw new CliError(`cannot read ${what} ${file}: ${describeFsError(error)}`)
+  }
 }

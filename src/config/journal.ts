@@ -20,7 +20,6 @@ import {
   constants,
   lstatSync,
   openSync,
-  readFileSync,
   readdirSync,
   renameSync,
   rmSync,
@@ -29,7 +28,7 @@ import {
 import { hostname } from 'node:os'
 import path from 'node:path'
 import { CliError, ExitCode, UsageError, describeSystemError } from '../errors.js'
-import { describeFsError, ensureConfigDir } from './dir.js'
+import { describeFsError, ensureConfigDir, readIfPresent } from './dir.js'
 import { LockedError, RunLock } from './run-lock.js'
 
 // `refused`: the server refused it for good (a 4xx that sending again cannot change).
@@ -285,13 +284,8 @@ function line(entry: Record<string, unknown>): string {
 }
 
 function readJournal(file: string): EarlierRun | undefined {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw new CliError(`cannot read the journal ${file}: ${describeFsError(error)}`)
-  }
+  const text = readIfPresent(file, 'the journal')
+  if (text === undefined) return undefined
   const entries = new Map<string, JournalEntry>()
   let end: JournalEnd | undefined
   const lines = text.split('\n')

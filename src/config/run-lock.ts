@@ -24,7 +24,7 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { hostname } from 'node:os'
-import { describeFsError } from './dir.js'
+import { readIfPresent } from './dir.js'
 import { CliError } from '../errors.js'
 
 export type LockOwner = { pid: number; host: string; started?: string; token: string }
@@ -131,13 +131,8 @@ export class RunLock {
 // The owner a lock file names; undefined when it is gone (released meanwhile). A file that names
 // no process (written by something else) holds nothing.
 function readOwner(file: string): LockOwner | undefined {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw new CliError(`cannot read the lock ${file}: ${describeFsError(error)}`)
-  }
+  const text = readIfPresent(file, 'the lock')
+  if (text === undefined) return undefined
   try {
     const owner = JSON.parse(text) as Partial<LockOwner>
     if (Number.isSafeInteger(owner.pid) && typeof owner.host === 'string') {
