@@ -29,8 +29,9 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { BUNDLE_PLUGINS, buildCli } from '../scripts/build.mjs'
-import { downloadedHostNode } from '../scripts/package.mjs'
+import { buildCli } from '../scripts/build.mjs'
+import { BUNDLE_PLUGINS } from '../scripts/release/bundle.mjs'
+import { downloadedHostNode } from '../scripts/release/package.mjs'
 import { CHAMBER, startRateLimited } from './rate-limited.mjs'
 
 const node = process.execPath

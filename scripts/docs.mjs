@@ -6,7 +6,7 @@ import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { BUNDLE_PLUGINS } from './build.mjs'
+import { BUNDLE_PLUGINS } from './release/bundle.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const GENERATED_DIRS = ['docs', 'man']

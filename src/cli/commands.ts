@@ -1,6 +1,6 @@
 // The top-level commands, by name: program.ts registers them, and the launcher keys the V8 code
-// cache by them (code-cache.ts) before any of the CLI is loaded. test/cli/program.test.ts checks
-// that the two agree.
+// cache by them (src/start/code-cache.ts) before any of the CLI is loaded. test/cli/program.test.ts
+// checks that the two agree.
 export const TOP_LEVEL_COMMANDS = [
   'login',
   'logout',

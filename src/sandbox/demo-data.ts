@@ -240,7 +240,7 @@ export function demoMember(chamberId: string, domain: string, i: number, n: numb
 // The e-mail domain of the large demo chamber's members.
 export const DEMO_LARGE_CHAMBER_DOMAIN = domainOf(CHAMBERS[0]!)
 
-// ü written as an escape: the bundle stays ASCII (scripts/build.mjs).
+// ü written as an escape: the bundle stays ASCII (scripts/release/bundle.mjs).
 function domainOf(seed: ChamberSeed): string {
   return seed.address.city!.toLowerCase().replace(/\u00fc/g, 'ue') + '.example.com'
 }

@@ -1,4 +1,5 @@
-// Imports run downward only: the root (cli) → commands → cmdutil → sandbox → io / api / config →
+// Imports run downward only: start-up (start: the launchers and the snapshot, which load the
+// root) → the root (cli) → commands → cmdutil → sandbox → io / api / config →
 // errors. io, api and config sit side by side and import none of each other. A test that fails on
 // any import that runs back up, static or dynamic, so the house keeps no circle.
 import { readdir, readFile } from 'node:fs/promises'
@@ -9,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url))
 
 const RANK: Record<string, number> = {
+  start: -1,
   cli: 0,
   commands: 1,
   cmdutil: 2,

@@ -46,7 +46,7 @@ describe('chamberctl (built)', () => {
     expect(command).toMatchObject({ code: 0, stdout, stderr: '' })
   })
 
-  // --version writes to the descriptor itself (src/cli/version.ts), not through process.stdout.
+  // --version writes to the descriptor itself (src/start/version.ts), not through process.stdout.
   it.skipIf(process.platform === 'win32')(
     '--version: quiet exit 0 when stdout has no reader, one line and exit 1 on /dev/full',
     async () => {

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ROOT, TESTING_BINARY } from '../helpers/run-cli.js'
 // @ts-expect-error: a plain ESM script without type declarations
-import { assertAscii } from '../../scripts/build.mjs'
+import { assertAscii } from '../../scripts/release/bundle.mjs'
 
 const dist = (file: string) => path.join(ROOT, 'dist', file)
 const RULE = '='.repeat(78)

@@ -4,7 +4,7 @@ import { about } from '../../cmdutil/manual.js'
 import { VERSION } from '../../cmdutil/version.js'
 
 // `chamberctl version`: the same line as `--version` (contract §3), which the launcher answers
-// before the CLI is loaded (cli/version.ts); this is the command, for help and completion.
+// before the CLI is loaded (start/version.ts); this is the command, for help and completion.
 export function registerVersion(program: Command, ctx: Context): void {
   const versionCommand = program
     .command('version')

@@ -2,9 +2,9 @@
 # The end-to-end tests (test/e2e) against a single executable instead of the npm bin, with no Node
 # on PATH: PATH becomes one directory of links to every program on it but `node`. The tests
 # themselves run on the project's Node, started by its path.
-# Usage: scripts/e2e-binary.sh BINARY [vitest arguments…]
+# Usage: scripts/release/e2e-binary.sh BINARY [vitest arguments…]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 binary=$(realpath "$1")
 shift
 project_node="$PWD/node_modules/.bin/node"

@@ -1,7 +1,7 @@
 // The main script of the single executables built for another platform than the build machine's
-// (scripts/package.mjs): a V8 snapshot can only be made on the platform that runs it, so these
-// carry the bundle as an asset and run it through the code cache they write at their first run,
-// in the same cache directory as the npm bin's (code-cache.ts).
+// (scripts/release/package.mjs): a V8 snapshot can only be made on the platform that runs it, so
+// these carry the bundle as an asset and run it through the code cache they write at their first
+// run, in the same cache directory as the npm bin's (code-cache.ts).
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { getAsset } from 'node:sea'

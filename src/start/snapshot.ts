@@ -1,12 +1,12 @@
 // The entry of the single executable built for the build machine's own platform
-// (scripts/package.mjs), which carries a V8 startup snapshot: while the snapshot is made, the CLI
-// is loaded and one real command path (`chambers list --json`) runs against an in-memory
-// dispatcher, so that the modules it needs are in the heap and the functions it calls are
-// compiled. What the warm-up loads is what the snapshot holds (src/cli/snapshot-main.ts): the
-// rest of the CLI is read from the executable when a command needs it. What stays for the run
-// itself is undici's first connection (its socket and its WebAssembly HTTP parser cannot be in a
-// snapshot), and the built-ins the bundle loads on first use (node:http among them cannot be in a
-// user snapshot).
+// (scripts/release/package.mjs), which carries a V8 startup snapshot: while the snapshot is made,
+// the CLI is loaded and one real command path (`chambers list --json`) runs against an in-memory
+// dispatcher, so that the modules it needs are in the heap and the functions it calls are compiled.
+// What the warm-up loads is what the snapshot holds (src/start/snapshot-main.ts): the rest of the
+// CLI is read from the executable when a command needs it. What stays for the run itself is
+// undici's first connection (its socket and its WebAssembly HTTP parser cannot be in a snapshot),
+// and the built-ins the bundle loads on first use (node:http among them cannot be in a user
+// snapshot).
 //
 // Nothing may be written to stdout or stderr while the snapshot is made: a pending write would be
 // replayed by every run.
@@ -14,7 +14,7 @@ import { PassThrough, Writable } from 'node:stream'
 import v8 from 'node:v8'
 import type { Dispatcher } from 'undici'
 import type { IO } from '../io/streams.js'
-import { main, run } from './main.js'
+import { main, run } from '../cli/main.js'
 import { answerVersion } from './version.js'
 
 const WARM_UP_BASE_URL = 'https://chambers.invalid/v2'

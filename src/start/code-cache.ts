@@ -28,7 +28,7 @@ import {
   privacyProblem,
   writePrivateFile,
 } from '../config/dir.js'
-import { TOP_LEVEL_COMMANDS } from './commands.js'
+import { TOP_LEVEL_COMMANDS } from '../cli/commands.js'
 
 export type Bundle = {
   // The bundle's text, and the file name its stack frames (and source map) go by.

@@ -15,7 +15,7 @@
 #   - the linux archives' executables: the end-to-end suite against linux-amd64's, with no Node on
 #     PATH, and linux-arm64's smoke test under qemu-user where it is installed.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$PWD
 project_node="$root/node_modules/.bin/node"
 version=$("$project_node" -p 'require("./package.json").version')
@@ -154,7 +154,7 @@ else
 fi
 
 step "manifests: Scoop and WinGet against their schemas, the formula, the workflow"
-"$project_node" scripts/check-manifests.mjs ../shared/schemas release
+"$project_node" scripts/release/check-manifests.mjs ../shared/schemas release
 ruby -c release/chamberctl.rb
 action-validator .github/workflows/release.yml
 echo ".github/workflows/release.yml: valid"
@@ -170,4 +170,4 @@ else
   echo "warning: no qemu-aarch64 with arm64 libraries; the linux-arm64 smoke test is skipped" >&2
 fi
 step "e2e against the linux_amd64 archive's chamberctl, no Node on PATH${smoke:+, the linux_arm64 one under qemu}"
-env "${smoke[@]}" scripts/e2e-binary.sh "$amd64"
+env "${smoke[@]}" scripts/release/e2e-binary.sh "$amd64"

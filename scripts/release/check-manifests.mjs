@@ -1,7 +1,7 @@
 // The release's Scoop and WinGet manifests against the package managers' published JSON Schemas
 // (draft-07), which the build machine cannot fetch: they are kept beside the clone, with their
-// sources (../shared/schemas/README.md). Used by scripts/rehearse.sh.
-// Usage: node scripts/check-manifests.mjs SCHEMAS_DIR RELEASE_DIR
+// sources (../shared/schemas/README.md). Used by rehearse.sh.
+// Usage: node scripts/release/check-manifests.mjs SCHEMAS_DIR RELEASE_DIR
 import { readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { Ajv } from 'ajv'
@@ -10,7 +10,7 @@ import { parse } from 'yaml'
 
 const [schemas, release] = process.argv.slice(2)
 if (!schemas || !release) {
-  console.error('usage: node scripts/check-manifests.mjs SCHEMAS_DIR RELEASE_DIR')
+  console.error('usage: node scripts/release/check-manifests.mjs SCHEMAS_DIR RELEASE_DIR')
   process.exit(2)
 }
 

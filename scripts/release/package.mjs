@@ -3,16 +3,16 @@
 // each platform, plus release/SHA256SUMS, the licence and the third-party notices.
 //
 // - The binary for the build machine's own platform carries a V8 startup snapshot with the CLI
-//   loaded and one command path run (src/cli/snapshot.ts): the fastest start. Every start reads
+//   loaded and one command path run (src/start/snapshot.ts): the fastest start. Every start reads
 //   the whole snapshot, so it holds only the chunks of the CLI that path loads; the others are
-//   assets, read when a command needs them (src/cli/snapshot-main.ts).
+//   assets, read when a command needs them (src/start/snapshot-main.ts).
 // - The others carry the bundle as an asset and write their V8 code cache at their first run
-//   (src/cli/sea-main.ts): a snapshot, like a code cache, can only be made where it runs.
+//   (src/start/sea-main.ts): a snapshot, like a code cache, can only be made where it runs.
 // - Each carries jq.wasm (--jq) and its platform's keyring addon (@napi-rs/keyring's prebuilt
 //   package) as assets.
 // - Windows: node.exe's Authenticode signature would be left stale by the injection, so it is
 //   removed first. macOS: --build-sea removes Node's signature, and Apple silicon runs no unsigned
-//   code, so the Mach-O files get an ad-hoc signature (scripts/macho-sign.mjs).
+//   code, so the Mach-O files get an ad-hoc signature (macho-sign.mjs).
 import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -31,17 +31,12 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { signatureSet } from 'portable-executable-signature'
-import {
-  assertAscii,
-  buildCli,
-  bundleOptions,
-  digest,
-  SNAPSHOT_LOADS_ON_FIRST_USE,
-} from './build.mjs'
+import { buildCli } from '../build.mjs'
+import { assertAscii, bundleOptions, digest, SNAPSHOT_LOADS_ON_FIRST_USE } from './bundle.mjs'
 import { adHocSign } from './macho-sign.mjs'
 import { bundledPackages, thirdPartyNotices } from './notices.mjs'
 
-const root = fileURLToPath(new URL('..', import.meta.url))
+const root = fileURLToPath(new URL('../..', import.meta.url))
 const require = createRequire(import.meta.url)
 
 // One Node line for every target: the blob must be made by the Node it is injected into, and
@@ -157,7 +152,7 @@ async function bundle(entry, outfile, options) {
   })
 }
 
-// The host binary's CLI, split in chunks (src/cli/snapshot-main.ts): esbuild's code splitting
+// The host binary's CLI, split in chunks (src/start/snapshot-main.ts): esbuild's code splitting
 // needs ES modules, so each chunk it writes is then bundled alone into a CommonJS function, its
 // imports of other chunks left as require() calls and its source map carried through.
 async function snapshotChunks() {
@@ -167,7 +162,7 @@ async function snapshotChunks() {
   const { metafile } = await build({
     ...options,
     metafile: true,
-    entryPoints: { snapshot: path.join(root, 'src/cli/snapshot.ts') },
+    entryPoints: { snapshot: path.join(root, 'src/start/snapshot.ts') },
     outdir: esm,
     format: 'esm',
     splitting: true,
@@ -229,7 +224,7 @@ async function snapshotChunks() {
 const NOT_IN_THE_SNAPSHOT =
   /^src\/(sandbox|cli\/topics)\/|node_modules\/(yaml|csv-parse|csv-stringify|ajv|@inquirer\/core|jq-wasm)\//
 
-// Nor those of Node's modules the snapshot's bundle loads on first use (scripts/build.mjs): Node
+// Nor those of Node's modules the snapshot's bundle loads on first use (bundle.mjs): Node
 // does not vouch for net, tls, tty or http in a snapshot, and net alone (with its five modules)
 // would cost every start more than it saves a request. Node lists what it loaded by name, http's
 // own modules as _http_….
@@ -239,7 +234,7 @@ const NODE_NOT_IN_THE_SNAPSHOT = new Set(
 const heldByTheSnapshot = (name) =>
   NODE_NOT_IN_THE_SNAPSHOT.has(name) || name.startsWith('NativeModule _http_')
 
-// Which chunks the snapshot holds (src/cli/snapshot-main.ts lists them as it is made).
+// Which chunks the snapshot holds (src/start/snapshot-main.ts lists them as it is made).
 function snapshotContents(chunks) {
   const { chunks: held, builtins } = JSON.parse(
     readFileSync(path.join(chunks.dir, 'in-snapshot.json'), 'utf8'),
@@ -323,7 +318,7 @@ export async function packageBinaries() {
   const { metafile } = await buildCli()
   const dist = path.join(root, 'dist')
   const options = await bundleOptions()
-  await bundle(path.join(root, 'src/cli/sea-main.ts'), path.join(work, 'sea-main.cjs'), {
+  await bundle(path.join(root, 'src/start/sea-main.ts'), path.join(work, 'sea-main.cjs'), {
     ...options,
     define: {
       ...options.define,
@@ -334,7 +329,7 @@ export async function packageBinaries() {
   })
   const chunks = await snapshotChunks()
   await bundle(
-    path.join(root, 'src/cli/snapshot-main.ts'),
+    path.join(root, 'src/start/snapshot-main.ts'),
     path.join(work, 'snapshot-main.cjs'),
     options,
   )

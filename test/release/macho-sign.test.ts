@@ -1,5 +1,5 @@
-// The ad-hoc signature `npm run package` gives the macOS binaries (scripts/macho-sign.mjs), read
-// back here by a reader of the format of its own: a small Mach-O executable, signed, must name
+// The ad-hoc signature `npm run package` gives the macOS binaries (scripts/release/macho-sign.mjs),
+// read back here by a reader of the format of its own: a small Mach-O executable, signed, must name
 // its signature in LC_CODE_SIGNATURE at the end of __LINKEDIT, and hash every 4 KiB page before it.
 import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain ESM script without type declarations
-import { adHocSign } from '../../scripts/macho-sign.mjs'
+import { adHocSign } from '../../scripts/release/macho-sign.mjs'
 
 const dirs: string[] = []
 afterEach(() => {

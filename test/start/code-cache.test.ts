@@ -1,5 +1,6 @@
-// The launcher's code caches (src/cli/code-cache.ts): which one a command line reads, and how many
-// of them a cache directory keeps. That the caches are written and read: test/e2e/process.test.ts.
+// The launcher's code caches (src/start/code-cache.ts): which one a command line reads, and how
+// many of them a cache directory keeps. That the caches are written and read:
+// test/e2e/process.test.ts.
 import {
   chmodSync,
   chownSync,
@@ -13,7 +14,7 @@ import {
 } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { commandKey, MAX_CACHES, readCache, writeCache } from '../../src/cli/code-cache.js'
+import { commandKey, MAX_CACHES, readCache, writeCache } from '../../src/start/code-cache.js'
 import { useTempDirs } from '../helpers/cli.js'
 
 const tempDir = useTempDirs('chamberctl-code-cache-')

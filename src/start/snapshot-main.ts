@@ -1,9 +1,9 @@
 // The main script of the single executable built for the build machine's own platform
-// (scripts/package.mjs), which carries a V8 startup snapshot. Every start deserializes the whole
-// snapshot, `--version` too, at a cost that grows with what it holds: so it holds only what the
-// warm-up of src/cli/snapshot.ts loads (the command line, a request, its output), and the rest of
-// the CLI (the sandbox, prompts, bulk runs, YAML, CSV, jq, the manual) waits in the executable
-// until a command needs it.
+// (scripts/release/package.mjs), which carries a V8 startup snapshot. Every start deserializes the
+// whole snapshot, `--version` too, at a cost that grows with what it holds: so it holds only what
+// the warm-up of src/start/snapshot.ts loads (the command line, a request, its output), and the
+// rest of the CLI (the sandbox, prompts, bulk runs, YAML, CSV, jq, the manual) waits in the
+// executable until a command needs it.
 //
 // The CLI comes split in chunks by esbuild (code splitting), each a CommonJS function in an asset
 // of its own, with its source map beside it. While the snapshot is made, a chunk is read from the
