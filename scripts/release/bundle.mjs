@@ -3,7 +3,7 @@
 // plugins that keep start-up short. What each does and why: src/start/README.md.
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { isBuiltin } from 'node:module'
+import { createRequire, isBuiltin } from 'node:module'
 import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -143,13 +143,30 @@ const UNDICI_HEADER_TREE_UNBUILT = {
   left: /tree\.insert\(/,
 }
 
-// Edits to undici's sources as esbuild reads them; one that no longer applies (undici changed)
-// fails the build rather than the edit being lost.
+// Edits to undici's sources as esbuild reads them, written against the one undici package.json
+// pins exactly: the build refuses another one installed, an edit that no longer changes its file
+// (undici changed), and a bundle of undici in which an edit's file never came up (undici moved it).
 function undiciEdits(edits) {
   return {
     name: 'undici-edits',
     setup(build) {
+      const applied = new Set()
+      let bundled = false
+      build.onStart(async () => {
+        applied.clear()
+        bundled = false
+        const pinned = JSON.parse(await readFile(`${root}/package.json`, 'utf8')).devDependencies
+          .undici
+        const installed = createRequire(`${root}/package.json`)('undici/package.json').version
+        if (pinned !== installed) {
+          throw new Error(
+            `undici ${installed} is installed, package.json pins ${pinned}: the build edits ` +
+              'undici, so it takes only the version its edits were written for (src/start/README.md)',
+          )
+        }
+      })
       build.onLoad({ filter: /\/undici\/lib\/.*\.js$/ }, async (args) => {
+        bundled = true
         const edit = edits.find(({ file }) => file.test(args.path))
         if (!edit) return undefined
         const text = await readFile(args.path, 'utf8')
@@ -157,7 +174,14 @@ function undiciEdits(edits) {
         if (edited === text || edit.left.test(edited)) {
           throw new Error(`${args.path}: the part of undici this build edits has moved`)
         }
+        applied.add(edit)
         return { contents: edited, loader: 'js' }
+      })
+      build.onEnd((result) => {
+        const missed = edits.filter((edit) => !applied.has(edit))
+        if (bundled && result.errors.length === 0 && missed.length > 0) {
+          throw new Error(`undici has no file ${missed.map(({ file }) => file).join(', ')} to edit`)
+        }
       })
     },
   }
