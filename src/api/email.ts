@@ -1,7 +1,7 @@
 // The one e-mail rule of the CLI and the sandbox: an address an SMTP server could be given as a
 // mailbox (RFC 5321 §4.1.2, with RFC 6531's UTF-8), within RFC 5321's length limits. No comments,
 // folding whitespace or obsolete RFC 5322 forms: they are header syntax, not an address. Why this
-// is written here rather than taken from a package: ARCHITECTURE.md, "E-mail addresses".
+// is written here rather than taken from a package: src/api/README.md, "E-mail addresses".
 import { domainToASCII } from 'node:url'
 
 // RFC 5321 §4.5.3.1: 64 octets of local part; a path of 256 octets with its angle brackets.

@@ -1,5 +1,5 @@
-// The API's routes. Everything here is the spec's behaviour plus the choices ARCHITECTURE.md
-// documents for what the spec leaves open.
+// The API's routes. Everything here is the spec's behaviour plus the choices the sandbox's manual
+// (src/commands/sandbox/manual.md) documents for what the spec leaves open.
 import type { IncomingMessage } from 'node:http'
 import * as z from 'zod/mini'
 import {

@@ -4,7 +4,7 @@
 // The key is the string's sequence of primary weights (the Unicode collation algorithm's first
 // level), written as characters: case and accents are dropped, runs of digits compare by value,
 // and whitespace < punctuation < symbols < currency < numbers < Latin letters < other letters.
-// Where it departs from ICU (ARCHITECTURE.md, "Sort order"): symbols outside ASCII sort after
+// Where it departs from ICU (the manual's "Sort order"): symbols outside ASCII sort after
 // all ASCII ones by code point, letters of other scripts after z by code point, and only ASCII
 // digits (also full-width ones) count as numbers.
 import { LATIN_SPELLINGS } from '../io/latin.js'

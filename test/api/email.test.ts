@@ -1,5 +1,5 @@
 // The e-mail rule against published corpora (test/fixtures/email/README.md): isemail's 164
-// categorised addresses and internationalised ones, with the verdict ARCHITECTURE.md gives each
+// categorised addresses and internationalised ones, with the verdict src/api/README.md gives each
 // category.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'

@@ -120,7 +120,7 @@ type Request = {
 
 // Statuses for failures the spec shows none for (§7: "Status codes and bodies for other failures
 // ... not shown"): bad query values, malformed JSON and the like. The sandbox's are 400 and 422
-// (ARCHITECTURE.md); 413 for an oversized body and 415 for another content type.
+// (its manual); 413 for an oversized body and 415 for another content type.
 const INVALID_QUERY: readonly number[] = [400, 422]
 
 const KNOWN = {

@@ -21,6 +21,6 @@ export const chambers = {
     events: nested,
   },
   columns: ['id', 'name', 'type', 'hq_id', 'status', 'address.city', 'created_at'],
-  // The ones the spec names come first; the rest are sandbox extensions (ARCHITECTURE.md).
+  // The ones the spec names come first; the rest are sandbox extensions (its manual).
   sort: ['name', 'created_at', 'id', 'type', 'status'],
 } as const satisfies Descriptor
