@@ -5,7 +5,8 @@
 #   - SHA256SUMS checks, and no file, nor anything inside an archive, package or executable, names
 #     the build directory or $HOME;
 #   - a fresh clone's `npm pack` gives the release's tarball, byte for byte, which installs into an
-#     empty prefix and runs (--version, chambers list --sandbox, man finds its page);
+#     empty prefix and runs (--version, chambers list --sandbox, man finds its page), and on a
+#     system Node older than 22.13 says so in one line;
 #   - the tarball published to a local registry (verdaccio on 127.0.0.1) installs from it with npm
 #     and with pnpm (install scripts off, its default) and runs;
 #   - the .deb installs with dpkg -i and runs, man finds its page, bash completes from the
@@ -20,6 +21,7 @@ root=$PWD
 project_node="$root/node_modules/.bin/node"
 version=$("$project_node" -p 'require("./package.json").version')
 # Installed commands run on the project's Node (the system's may be older than 22.13).
+system_node=$(command -v node || true)
 export PATH="$root/node_modules/.bin:$PATH"
 work=$(mktemp -d)
 registry_pid=
@@ -77,6 +79,18 @@ cmp "$work/$tarball" "release/$tarball" || fail "the clone's $tarball differs fr
 prefix="$work/npm-prefix"
 npm install -g --no-audit --no-fund --prefix "$prefix" "$work/$tarball" >/dev/null
 runs "$prefix/bin/chamberctl"
+# On a Node older than 22.13 (the system's, where it is one) it says so in one line, exit 1.
+old=$("$system_node" --version 2>/dev/null || true)
+if "$system_node" -e 'const [a, b] = process.versions.node.split(".").map(Number)
+process.exit(a < 22 || (a === 22 && b < 13) ? 0 : 1)' 2>/dev/null; then
+  set +e
+  said=$(PATH="$(dirname "$system_node"):$PATH" "$prefix/bin/chamberctl" --version 2>&1)
+  code=$?
+  set -e
+  [ "$code" = 1 ] && [ "$said" = "chamberctl needs Node 22.13 or newer; this is ${old#v}" ] ||
+    fail "on Node $old the installed chamberctl exited $code and printed: $said"
+  echo "on Node $old: $said"
+fi
 page=$(MANPATH="$prefix/share/man" man -w chamberctl)
 [[ $page == "$prefix"/* ]] || fail "man -w chamberctl found '$page', not the installed page"
 echo "man chamberctl: $page"
