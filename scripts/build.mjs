@@ -19,6 +19,23 @@ export async function buildCli() {
   // never sees it half-written or missing, and stale files are never left behind.
   const staging = `${root}/dist.${process.pid}.tmp`
   await rm(staging, { recursive: true, force: true })
+  let metafile
+  try {
+    metafile = await writeBundle(options, staging)
+  } catch (error) {
+    // A build that failed after esbuild wrote its files (a check of a plugin's, the ASCII check)
+    // leaves none of them behind.
+    await rm(staging, { recursive: true, force: true })
+    throw error
+  }
+  const old = `${root}/dist.${process.pid}.old`
+  await rename(`${root}/dist`, old).catch(() => {})
+  await rename(staging, `${root}/dist`)
+  await rm(old, { recursive: true, force: true })
+  return { metafile }
+}
+
+async function writeBundle(options, staging) {
   const { metafile } = await build({
     ...options,
     entryPoints: { chamberctl: 'src/cli/main.ts' },
@@ -43,11 +60,7 @@ export async function buildCli() {
     `${staging}/THIRD-PARTY-NOTICES.txt`,
     thirdPartyNotices({ product: 'chamberctl', packageDirs: bundledPackages(metafile, root) }),
   )
-  const old = `${root}/dist.${process.pid}.old`
-  await rename(`${root}/dist`, old).catch(() => {})
-  await rename(staging, `${root}/dist`)
-  await rm(old, { recursive: true, force: true })
-  return { metafile }
+  return metafile
 }
 
 // The shipped completion scripts, as the CLI just built prints them. Not part of buildCli(): the
