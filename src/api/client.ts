@@ -9,7 +9,7 @@ import { apiVersionOf } from './base-url.js'
 import { ApiError } from './errors.js'
 import { pathSegment } from './paths.js'
 import { parseAnswer } from './responses.js'
-import type { TokenSource } from './transport.js'
+import type { TokenSource, WatchExchange } from './transport.js'
 import { Transport } from './transport.js'
 import { createHttpAgent } from './undici.js'
 import type { ProxyDispatcher } from './undici.js'
@@ -26,8 +26,10 @@ export type ClientOptions = {
   proxy?: ProxyDispatcher
   tokens?: TokenSource
   trace?: (line: string) => void
+  watch?: WatchExchange
   sleep?: (ms: number) => Promise<void>
   random?: () => number
+  now?: () => number
 }
 
 export type PageParams = { page?: number; perPage?: number }
@@ -67,8 +69,10 @@ export function createClient(options: ClientOptions) {
     timeoutMs,
     tokens: options.tokens,
     trace: options.trace,
+    watch: options.watch,
     sleep: options.sleep,
     random: options.random,
+    now: options.now,
   })
   const get = async <S extends z.ZodMiniType>(
     schema: S,

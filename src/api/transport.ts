@@ -27,10 +27,23 @@ export type TransportOptions = {
   timeoutMs: number
   tokens?: TokenSource
   trace?: (line: string) => void
-  // Injected by tests so that backoff never really waits.
+  // Told what each exchange waits for, attempt by attempt (on a terminal, a spinner: the CLI's
+  // cmdutil/waiting.ts).
+  watch?: WatchExchange
+  // Injected by tests so that backoff never really waits, and the time a failure names is known.
   sleep?: (ms: number) => Promise<void>
   random?: () => number
+  now?: () => number
 }
+
+// Follows one exchange (a request and its retries): each attempt as it leaves, then its end, once,
+// whether an answer came or the exchange gave up.
+export type ExchangeWatch = {
+  // The `attempt`th leaves, of at most `attempts` (1: this one is not sent again on a failure).
+  attempt(attempt: number, attempts: number): void
+  end(): void
+}
+export type WatchExchange = (target: { host: string; method: Method }) => ExchangeWatch
 
 export type Exchange = {
   method: Method
@@ -62,10 +75,12 @@ const RETRY_AFTER_CAP_MS = 60_000
 export class Transport {
   private readonly sleep: (ms: number) => Promise<void>
   private readonly random: () => number
+  private readonly now: () => number
 
   constructor(private readonly options: TransportOptions) {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)))
     this.random = options.random ?? Math.random
+    this.now = options.now ?? Date.now
   }
 
   url(path: string, query: Exchange['query'] = {}): URL {
@@ -132,24 +147,38 @@ export class Transport {
 
   private async withRetries(exchange: Exchange, token: string | undefined): Promise<Answer> {
     const retryable = isRetryable(exchange)
-    for (let attempt = 1; ; attempt++) {
-      let answer: Answer
-      try {
-        answer = await this.attempt(exchange, token, attempt)
-      } catch (error) {
-        const again = error instanceof ApiError && RETRY_CODES.has(error.code)
-        if (!again || !retryable || attempt >= MAX_ATTEMPTS) throw error
-        await this.sleep(backoff(attempt, this.random))
-        continue
+    const watch = this.options.watch?.({
+      host: this.url(exchange.path).host,
+      method: exchange.method,
+    })
+    const started = this.now()
+    try {
+      for (let attempt = 1; ; attempt++) {
+        // A request that changes something is sent again only after a 429, which says so.
+        watch?.attempt(attempt, retryable || attempt > 1 ? MAX_ATTEMPTS : 1)
+        let answer: Answer
+        try {
+          answer = await this.attempt(exchange, token, attempt)
+        } catch (error) {
+          if (!(error instanceof Unanswered)) throw error
+          const tries = { attempts: attempt, ms: this.now() - started }
+          const failure = this.failed(exchange, error.target, error.error, tries)
+          const again = retryable && RETRY_CODES.has(failure.code) && attempt < MAX_ATTEMPTS
+          if (!again) throw failure
+          await this.sleep(backoff(attempt, this.random))
+          continue
+        }
+        // A 429 was not applied (RFC 6585): sending it again is safe whatever the method.
+        const again = retryable
+          ? RETRY_STATUSES.has(answer.status)
+          : answer.status === 429 && !exchange.paced
+        if (!again || attempt >= MAX_ATTEMPTS) return answer
+        await this.sleep(
+          retryAfter(answer.headers['retry-after'], Date.now()) ?? backoff(attempt, this.random),
+        )
       }
-      // A 429 was not applied (RFC 6585): sending it again is safe whatever the method.
-      const again = retryable
-        ? RETRY_STATUSES.has(answer.status)
-        : answer.status === 429 && !exchange.paced
-      if (!again || attempt >= MAX_ATTEMPTS) return answer
-      await this.sleep(
-        retryAfter(answer.headers['retry-after'], Date.now()) ?? backoff(attempt, this.random),
-      )
+    } finally {
+      watch?.end()
     }
   }
 
@@ -198,17 +227,22 @@ export class Transport {
     } catch (error) {
       const failed = error as ExchangeError
       trace(failed.kind === 'timeout' ? 'timeout' : `failed: ${reason(failed)}`)
-      throw this.failed(exchange, target, failed)
+      throw new Unanswered(target, failed)
     }
   }
 
   // What an exchange that got no usable answer means (contract §5): "cannot reach" only when no
   // connection was made; a request that changes something and may have reached the server has
-  // an unknown outcome; an answer that is not HTTP, too large or malformed is what it is.
-  private failed(exchange: Exchange, target: URL, error: ExchangeError): ApiError {
+  // an unknown outcome; an answer that is not HTTP, too large or malformed is what it is. After
+  // more than one attempt, it says how many and how long they took in all (contract §5).
+  private failed(exchange: Exchange, target: URL, error: ExchangeError, tries: Tries): ApiError {
     const where = target.host
     const changes = !isRetryable(exchange)
     const options = { cause: error }
+    const after =
+      tries.attempts > 1
+        ? ` after ${tries.attempts} attempts in ${(tries.ms / 1000).toFixed(1)} s`
+        : ''
     if (error.kind === 'invalid') {
       return new ApiError(
         'invalid_request',
@@ -232,15 +266,15 @@ export class Transport {
       const unsent = changes ? ` (${exchange.method} ${target.pathname} was not sent)` : ''
       return new ApiError(
         error.kind === 'timeout' ? 'timeout' : 'connection_failed',
-        `cannot reach ${where}: ${why}${unsent}`,
+        `cannot reach ${where}${after}: ${why}${unsent}`,
         options,
       )
     }
     if (error.kind === 'timeout' || error.kind === 'network') {
-      const what = error.kind === 'timeout' ? `within ${this.seconds} s` : `(${reason(error)})`
       // Whether it was applied cannot be known, and saying "cannot reach" would invite a
       // duplicate.
       if (changes) {
+        const what = error.kind === 'timeout' ? `within ${this.seconds} s` : `(${reason(error)})`
         return new ApiError(
           'unknown_outcome',
           `no answer from ${where} ${what} after sending ${exchange.method} ${target.pathname}: ` +
@@ -248,13 +282,18 @@ export class Transport {
           options,
         )
       }
-      return error.kind === 'timeout'
-        ? new ApiError('timeout', `no answer from ${where} ${what}`, options)
-        : new ApiError(
-            'connection_lost',
-            `the connection to ${where} was lost before its answer ${what}`,
-            options,
-          )
+      if (error.kind === 'network') {
+        return new ApiError(
+          'connection_lost',
+          `the connection to ${where} was lost before its answer${after} (${reason(error)})`,
+          options,
+        )
+      }
+      const message =
+        tries.attempts > 1
+          ? `no answer from ${where}${after} (each waited ${this.seconds} s)`
+          : `no answer from ${where} within ${this.seconds} s`
+      return new ApiError('timeout', message, options)
     }
     const [code, describe] = ANSWER_FAILURES[error.kind]
     const applied = changes ? `; ${UNKNOWN_OUTCOME}` : ''
@@ -263,6 +302,20 @@ export class Transport {
 
   private get seconds(): number {
     return Math.min(this.options.timeoutMs, MAX_TIMER_MS) / 1000
+  }
+}
+
+// How many attempts an exchange made, and in how long from the first one's start.
+type Tries = { attempts: number; ms: number }
+
+// An attempt that got no usable answer: what failed, for the retry loop to describe once it knows
+// whether another attempt follows.
+class Unanswered extends Error {
+  constructor(
+    readonly target: URL,
+    readonly error: ExchangeError,
+  ) {
+    super(error.message)
   }
 }
 

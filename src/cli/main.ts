@@ -7,6 +7,7 @@ import { describeError, ExitCode, SilentError } from '../errors.js'
 import { createProgram, oneLine } from './program.js'
 import { DEFAULT_GLOBALS } from '../cmdutil/globals.js'
 import { Secrets } from '../api/redact.js'
+import { Waiting } from '../cmdutil/waiting.js'
 
 export function createContext(
   io: IO,
@@ -15,6 +16,7 @@ export function createContext(
 ): Context {
   let profiles: ReturnType<Context['profiles']> | undefined
   let api: ReturnType<Context['api']> | undefined
+  let waiting: Waiting | undefined
   const ctx: Context = {
     io,
     globals: DEFAULT_GLOBALS,
@@ -22,6 +24,9 @@ export function createContext(
     cleanup: [],
     dispatcher,
     sleep,
+    get waiting() {
+      return (waiting ??= new Waiting(ctx))
+    },
     profiles: () =>
       (profiles ??= (async () => {
         const [{ ProfileStore }, { configDir }] = await Promise.all([

@@ -93,6 +93,7 @@ export async function clientFor(
       ? // A trace holds answers as they came; its own lines are split at line breaks.
         (line) => ctx.io.err.write(`debug: ${escapeForTerminal(ctx.secrets.redact(line), '\n')}\n`)
       : undefined,
+    watch: ctx.waiting.watch,
     ...transport,
   })
   ctx.cleanup.push(() => client.close())

@@ -9,6 +9,7 @@ import type { OutputFormat } from '../io/format.js'
 import type { JqProgram } from '../io/jq.js'
 import type { IO } from '../io/streams.js'
 import type { ApiVersion } from '../api/constants.js'
+import type { Waiting } from './waiting.js'
 
 export type Globals = {
   // The profile named for this command (--profile, CHAMBERCTL_PROFILE); see ProfileStore.select.
@@ -53,6 +54,9 @@ export type Context = {
   api(options?: ApiOptions): Promise<Client>
   // The secret values this run has handled, masked in everything it prints but data.
   secrets: Secrets
+  // What a request that waits for its answer shows on a terminal (a spinner), and the way to
+  // keep it off the screen while something else draws there.
+  waiting: Waiting
   // Run before the process exits: closing the embedded sandbox, the HTTP agent.
   cleanup: (() => Promise<void>)[]
   // Where HTTP goes instead of a fresh keep-alive Agent: tests hand in undici's MockAgent.

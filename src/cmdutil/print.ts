@@ -13,9 +13,10 @@ import { wrapText } from '../io/wrap.js'
 
 // On a terminal, what a read prints goes through the pager (contract §1), and so do the notes
 // under it when stderr is the same terminal, as git has them; an error is said after the pager
-// has ended. Only the read commands call this: never prompts, never bulk runs.
+// has ended. Only the read commands call this: never prompts, never bulk runs. The pager draws
+// the screen: no spinner while it runs.
 export async function paged(
-  ctx: Pick<Context, 'io' | 'globals'>,
+  ctx: Pick<Context, 'io' | 'globals' | 'waiting'>,
   print: (ctx: Pick<Context, 'io' | 'globals'>, viaPager: boolean) => Promise<void>,
 ): Promise<void> {
   const { io, globals } = ctx
@@ -23,47 +24,18 @@ export async function paged(
   if (!pager) return print(ctx, false)
   const err = io.stderrIsTTY ? pager.input : io.err
   const pagedIO: IO = Object.assign(Object.create(io) as IO, { out: pager.input, err })
+  const release = ctx.waiting.hold()
   try {
     await print({ io: pagedIO, globals }, true)
   } finally {
+    release()
     pager.input.end()
     await pager.closed
   }
 }
 
-// How long a request runs before a spinner says something is happening (gh waits about as long).
-const SPINNER_DELAY_MS = 300
-
-// `request`, with a spinner on stderr (ora) once it has taken longer than SPINNER_DELAY_MS: only
-// when stdout and stderr are a terminal, never with -q. Gone before anything is printed. Not on
-// a terminal that reports no width: ora counts the lines it drew by dividing by the width, and
-// at 0 it cleared lines for ever.
-export async function spinning<T>(
-  ctx: Pick<Context, 'io' | 'globals'>,
-  request: Promise<T>,
-): Promise<T> {
-  const { io, globals } = ctx
-  const width = (io.err as { columns?: number }).columns
-  if (!io.stdoutIsTTY || !io.stderrIsTTY || globals.quiet || !width) return request
-  let settled = false
-  let spinner: { stop(): unknown } | undefined
-  const timer = setTimeout(() => {
-    void import('ora').then(({ default: ora }) => {
-      if (settled) return
-      spinner = ora({ stream: io.err, discardStdin: false, isEnabled: true }).start()
-    })
-  }, SPINNER_DELAY_MS)
-  try {
-    return await request
-  } finally {
-    settled = true
-    clearTimeout(timer)
-    spinner?.stop()
-  }
-}
-
 export async function printList<T extends OutputRecord>(
-  ctx: Pick<Context, 'io' | 'globals'>,
+  ctx: Pick<Context, 'io' | 'globals' | 'waiting'>,
   fetchPage: FetchPage<T>,
   paging: PageOptions,
   resource: Descriptor,
@@ -86,11 +58,7 @@ async function list<T extends OutputRecord>(
   let fetched = 0
   let lastMeta: PageMeta | undefined
   const counted: FetchPage<T> = async (request) => {
-    // The first page, before anything is printed, with a spinner (not inside a pager: it draws
-    // the screen); the later ones with the progress line.
-    const page = await (fetched === 0 && !viaPager
-      ? spinning(ctx, fetchPage(request))
-      : fetchPage(request))
+    const page = await fetchPage(request)
     lastMeta = page.meta
     fetched += page.data.length
     // A server whose meta has no total gets a count without an end.

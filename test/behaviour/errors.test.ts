@@ -190,7 +190,7 @@ describe('exit 5: network', () => {
     expect(clock.waits[1]).toBeLessThanOrEqual(600)
     expect(stdout).toBe('')
     expect(stderr).toMatch(
-      /^error: cannot reach 127\.0\.0\.1:\d+: connect ECONNREFUSED 127\.0\.0\.1:\d+$/m,
+      /^error: cannot reach 127\.0\.0\.1:\d+ after 3 attempts in \d+\.\d s: connect ECONNREFUSED 127\.0\.0\.1:\d+$/m,
     )
     expect(stderr.match(/^debug: POST .* → failed/gm)).toHaveLength(3)
   })
@@ -203,7 +203,9 @@ describe('exit 5: network', () => {
         sleep: recordingSleep().sleep,
       })
       expect(code).toBe(5)
-      expect(stderr).toMatch(/^error: no answer from 127\.0\.0\.1:\d+ within 0\.05 s$/m)
+      expect(stderr).toMatch(
+        /^error: no answer from 127\.0\.0\.1:\d+ after 3 attempts in \d+\.\d s \(each waited 0\.05 s\)$/m,
+      )
       expect(stderr.match(/^debug: GET .* → timeout .*attempt [123]\/3/gm)).toHaveLength(3)
       expect(performance.now() - started).toBeLessThan(1_900)
     })

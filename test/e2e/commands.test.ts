@@ -232,6 +232,9 @@ describe('exit codes of the built binary', () => {
       withCredentials({ CHAMBERCTL_BASE_URL: url }),
     )
     expect(code).toBe(5)
-    expectErrorLine(stderr, /cannot reach 127\.0\.0\.1:\d+: connect ECONNREFUSED/)
+    expectErrorLine(
+      stderr,
+      /cannot reach 127\.0\.0\.1:\d+ after 3 attempts in \d+\.\d s: connect ECONNREFUSED/,
+    )
   })
 })

@@ -105,7 +105,7 @@ describe('CAs from NODE_EXTRA_CA_CERTS', () => {
     expect(code).toBe(5)
     // What to do about it in chamberctl's words, not Node's advice to run Node with a flag.
     expect(stderr).toMatch(
-      /^error: cannot reach 127\.0\.0\.1:\d+: self-signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\); to trust its CA, set NODE_EXTRA_CA_CERTS to its PEM file$/m,
+      /^error: cannot reach 127\.0\.0\.1:\d+ after 3 attempts in \d+\.\d s: self-signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\); to trust its CA, set NODE_EXTRA_CA_CERTS to its PEM file$/m,
     )
     expect(stderr).not.toContain('--use-system-ca')
     expect(server.seen).toEqual([])
@@ -194,7 +194,11 @@ describe('--timeout bounds connecting and the TLS handshake', () => {
     const { code, stderr, ms } = await run([...LIST, '--timeout', '1'], token(url))
     expect(code).toBe(5)
     expect(lines(stderr)).toEqual([
-      `error: cannot reach 127.0.0.1:${server.port}: no connection within 1 s`,
+      expect.stringMatching(
+        new RegExp(
+          `^error: cannot reach 127\\.0\\.0\\.1:${server.port} after 3 attempts in \\d+\\.\\d s: no connection within 1 s$`,
+        ),
+      ),
     ])
     expect(server.seen).toHaveLength(3)
     // 3 × 1 s and two backoffs under a second: far from undici's own 10 s connect timeout.

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest'
 import { NOW, useSandbox, useTempDirs } from '../helpers/cli.js'
 import { HAVE_PTY, startPty, terminalEnv } from '../helpers/pty.js'
 
-// Each answer takes longer than a list waits before its spinner turns (ora's, which counted the
-// lines it drew by dividing by the width and, at 0, drew and cleared for ever).
-const sandbox = useSandbox({ now: () => NOW, latencyMs: 500 })
+// Each answer takes longer than a request waits before its spinner turns (ora's, which counted
+// the lines it drew by dividing by the width and, at 0, drew and cleared for ever).
+const sandbox = useSandbox({ now: () => NOW, latencyMs: 1_100 })
 const tempDir = useTempDirs('chamberctl-width-zero-')
 
 async function listAtWidthZero(env: NodeJS.ProcessEnv): Promise<string[]> {

@@ -166,11 +166,15 @@ export class BulkRun {
     after?: () => Promise<void>,
   ): Promise<void> {
     const run = await BulkRun.start(ctx, opts)
+    // The bar says what the run waits for: no spinner is drawn over it.
+    const release = ctx.waiting.hold()
     try {
       await body(run)
     } catch (error) {
       run.abandon()
       throw error
+    } finally {
+      release()
     }
     const failure = await run.end()
     await after?.()

@@ -3,7 +3,7 @@ import { includeSchema } from '../../api/params.js'
 import { chambers, checkFields, events, members } from '../../api/resources/index.js'
 import type { Context } from '../../cmdutil/context.js'
 import { UsageError } from '../../errors.js'
-import { paged, printRecord, spinning } from '../../cmdutil/print.js'
+import { paged, printRecord } from '../../cmdutil/print.js'
 import type { OutputRecord } from '../../io/output.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
 
@@ -15,7 +15,7 @@ export async function get(opts: Options, ctx: Context): Promise<void> {
   const include = parseInclude(opts.include)
   const client = await ctx.api()
   requireV2(ctx, client, include ? '--include' : undefined)
-  const chamber = await spinning(ctx, client.chambers.get(opts.id, { include }))
+  const chamber = await client.chambers.get(opts.id, { include })
   await paged(ctx, (paged) => show(paged, chamber, include))
   // The server embeds one page of each list: where it was cut, say how to get the rest.
   if (ctx.globals.quiet) return
