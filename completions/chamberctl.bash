@@ -47,7 +47,7 @@ __chamberctl_command() {
 
 # The options of command path $1, the global ones included, in REPLY.
 __chamberctl_options() {
-  REPLY='-V --version --profile --base-url --sandbox -o --output --json --fields --wide --jq --no-color --no-input -y --yes --debug --timeout --insecure-http -q --quiet --no-pager -h --help'
+  REPLY='-V --version --profile --base-url --sandbox -o --output --json --fields --wide --jq --no-color --no-input -y --yes --debug --timeout --insecure-http -q --quiet --no-pager --accessible -h --help'
   case $1 in
     'login') REPLY+=' --client-id --client-secret-stdin --no-store-secret --insecure-storage' ;;
     'chambers list') REPLY+=' --type --status --sort --page --per-page --all --limit' ;;

@@ -266,6 +266,7 @@ complete -c chamberctl -l timeout -x -d 'per-attempt timeout, connecting include
 complete -c chamberctl -l insecure-http -d 'allow credentials over plain HTTP to a host that is not loopback (env CHAMBERCTL_INSECURE_HTTP=1)'
 complete -c chamberctl -s q -l quiet -d 'no progress and no informational lines on stderr'
 complete -c chamberctl -l no-pager -d 'on a terminal, no pager for output longer than the screen (env CHAMBERCTL_PAGER, PAGER)'
+complete -c chamberctl -l accessible -d 'for screen readers: no animation, numbered choices, tables as key: value blocks (env CHAMBERCTL_ACCESSIBLE=1)'
 complete -c chamberctl -s h -l help -d 'show help'
 
 complete -c chamberctl -n "__chamberctl_at '' 0" -a login -d 'log in to a chamber directory and store the profile'

@@ -90,6 +90,7 @@ export function createProgram(ctx: Context, argv?: readonly string[]): Command {
     }
     const flags = action.optsWithGlobals()
     ctx.globals = resolveGlobals(flags, ctx.io)
+    ctx.io.accessible = ctx.globals.accessible
     if (flags.jq !== undefined && WITHOUT_JSON.has(commandPath(action).join(' '))) {
       throw new UsageError(
         `--jq filters JSON output; chamberctl ${commandPath(action).join(' ')} prints none`,

@@ -38,6 +38,8 @@ export type Globals = {
   // The pager a terminal's output goes through (--no-pager, CHAMBERCTL_PAGER, PAGER); none in a
   // pipe.
   pager?: string
+  // --accessible, CHAMBERCTL_ACCESSIBLE: also set on the IO, where what draws reads it.
+  accessible: boolean
 }
 
 export type ApiOptions = {

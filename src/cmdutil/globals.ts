@@ -26,6 +26,7 @@ export const DEFAULT_GLOBALS: Globals = {
   insecureHttp: false,
   quiet: false,
   wide: false,
+  accessible: false,
 }
 
 type GlobalFlags = {
@@ -45,6 +46,7 @@ type GlobalFlags = {
   quiet?: boolean
   wide?: boolean
   pager?: boolean
+  accessible?: boolean
 }
 
 export function declareGlobals(program: Command): Command {
@@ -84,6 +86,10 @@ export function declareGlobals(program: Command): Command {
       '--no-pager',
       'on a terminal, no pager for output longer than the screen (env CHAMBERCTL_PAGER, PAGER)',
     )
+    .option(
+      '--accessible',
+      'for screen readers: no animation, numbered choices, tables as key: value blocks (env CHAMBERCTL_ACCESSIBLE=1)',
+    )
 }
 
 // Everything but --jq, which needs jq loaded to be compiled (see compileGlobals).
@@ -114,6 +120,7 @@ export function resolveGlobals(flags: GlobalFlags, io: IO): Globals {
     quiet: flags.quiet === true,
     wide: flags.wide === true,
     pager: io.stdoutIsTTY ? pagerCommand(env, flags.pager !== false) : undefined,
+    accessible: flags.accessible === true || truthy(env.CHAMBERCTL_ACCESSIBLE),
   }
 }
 

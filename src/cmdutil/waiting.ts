@@ -3,7 +3,8 @@
 // and which attempt this is (`waiting for 127.0.0.1:5000 — attempt 2 of 3`), gone as soon as the
 // answer comes. The transport reports each exchange (api/transport.ts, `watch`); this decides what
 // to draw. Never in a pipe, never with -q or --debug (whose trace lines it would draw over), and
-// not while something else draws on the terminal (a pager, a bulk run's bar: `hold`).
+// not while something else draws on the terminal (a pager, a bulk run's bar: `hold`). In
+// accessible mode the same words are plain lines, one each time they change.
 import type { ExchangeWatch, WatchExchange } from '../api/transport.js'
 import type { Context } from './context.js'
 
@@ -47,7 +48,8 @@ export class Waiting {
     options: WaitingOptions = {},
   ) {
     this.timers = options.timers ?? TIMERS
-    this.load = options.spinner ?? oraSpinner
+    this.load =
+      options.spinner ?? ((ctx) => (ctx.io.accessible ? plainSpinner(ctx) : oraSpinner(ctx)))
   }
 
   // The transport's hook; decided per exchange, for the global options are known by then.
@@ -115,9 +117,6 @@ export class Waiting {
     } else if (this.spinner) {
       this.spinner.update(text)
     } else if (this.start) {
-      // A progress line may stand on this line (a list's `fetched 20 of 260`): the spinner takes
-      // its place, and the next update draws it again.
-      this.ctx.io.err.write('\r\u001b[2K')
       this.spinner = this.start(text)
     } else {
       this.loading ??= this.load(this.ctx).then((start) => {
@@ -131,10 +130,28 @@ export class Waiting {
 async function oraSpinner(ctx: Pick<Context, 'io'>): Promise<(text: string) => Spinner> {
   const { default: ora } = await import('ora')
   return (text) => {
+    // A progress line may stand on this line (a list's `fetched 20 of 260`): the spinner takes
+    // its place, and the next update draws it again.
+    ctx.io.err.write('\r\u001b[2K')
     const spinner = ora({ stream: ctx.io.err, text, discardStdin: false, isEnabled: true }).start()
     return {
       update: (next) => void (spinner.text = next),
       stop: () => void spinner.stop(),
+    }
+  }
+}
+
+// For a screen reader: nothing that moves, the text as a line of its own each time it changes.
+async function plainSpinner(ctx: Pick<Context, 'io'>): Promise<(text: string) => Spinner> {
+  return (text) => {
+    let said = text
+    ctx.io.err.write(`${text}\n`)
+    return {
+      update(next) {
+        if (next !== said) ctx.io.err.write(`${next}\n`)
+        said = next
+      },
+      stop() {},
     }
   }
 }

@@ -7,6 +7,7 @@ import type { OutputFormat } from './format.js'
 import type { JqProgram } from './jq.js'
 import type { Batches, OutputIO, OutputRecord } from './output.js'
 import { batchesOf, writeBatches } from './output.js'
+import { plainLines } from './progress.js'
 import type { IO } from './streams.js'
 
 // The statuses of a row that worked out; every other one (failed, unknown, not_sent) is shown on a
@@ -121,14 +122,19 @@ export type BulkProgress = {
 
 // A bar on stderr, only on a terminal, never when stdout is a pipe (its reader may be writing to
 // the same terminal) and never with -q: count/total, rate and time left, always whole: the bar
-// gives up cells to fit the terminal's width.
+// gives up cells to fit the terminal's width. In accessible mode, plain lines instead.
 export async function startBulkProgress(
-  io: Pick<IO, 'err' | 'stderrIsTTY' | 'stdoutIsTTY' | 'stdoutIsPipe' | 'stderrWidth'>,
+  io: Pick<
+    IO,
+    'err' | 'stderrIsTTY' | 'stdoutIsTTY' | 'stdoutIsPipe' | 'stderrWidth' | 'accessible'
+  >,
   opts: { quiet: boolean },
   total: number,
   noun: string,
+  now: () => number = Date.now,
 ): Promise<BulkProgress | undefined> {
   if (!io.stderrIsTTY || io.stdoutIsPipe || opts.quiet || total === 0) return undefined
+  if (io.accessible) return plainProgress(io, total, noun, now)
   const { SingleBar, Format } = (await import('cli-progress')).default
   const started = Date.now()
   const all = count(total)
@@ -193,6 +199,31 @@ export async function startBulkProgress(
       io.err.write('\u001b7')
       bar.stop()
     },
+  }
+}
+
+// For a screen reader: no bar, `200 of 1,000 rows sent` as a plain line now and then, and a wait
+// the server asked for said once, as it begins.
+function plainProgress(
+  io: Pick<IO, 'err'>,
+  total: number,
+  noun: string,
+  now: () => number,
+): BulkProgress {
+  const line = plainLines(io, now)
+  let value = 0
+  let held = false
+  return {
+    tick() {
+      value++
+      line(`${count(value)} of ${count(total)} ${noun}`)
+    },
+    waiting(ms) {
+      if (ms !== undefined && !held) io.err.write(`${waitingText(ms)}\n`)
+      held = ms !== undefined
+    },
+    clear() {},
+    stop() {},
   }
 }
 

@@ -58,7 +58,10 @@ export type OutputOptions = {
   jq?: JqProgram
 }
 
-export type OutputIO = Pick<IO, 'out' | 'err' | 'stdoutIsTTY' | 'stdoutWidth' | 'stderrWidth'>
+export type OutputIO = Pick<
+  IO,
+  'out' | 'err' | 'stdoutIsTTY' | 'stdoutWidth' | 'stderrWidth' | 'accessible'
+>
 
 // What a terminal usually has when it does not say (not a TTY, but -o table asked for).
 export const DEFAULT_WIDTH = 100
@@ -122,15 +125,19 @@ export async function writeBatches(
     }
     case 'table': {
       const { startTable } = await import('./table.js')
+      // Accessible mode: a block of `key: value` lines per record.
+      const { startBlocks } = io.accessible ? await import('./blocks.js') : {}
       let table: Awaited<ReturnType<typeof startTable>> | undefined
       let count = 0
       for await (const batch of batches) {
         if (batch.length === 0) continue
-        table ??= await startTable(opts.columns, batch, {
-          ...tableOptions(io, opts),
-          // Columns the user picked with --fields are all shown.
-          mayDrop: opts.fields === undefined,
-        })
+        table ??=
+          startBlocks?.(opts.columns) ??
+          (await startTable(opts.columns, batch, {
+            ...tableOptions(io, opts),
+            // Columns the user picked with --fields are all shown.
+            mayDrop: opts.fields === undefined,
+          }))
         await put(io.out, table.render(batch))
         count += batch.length
         // A reader that is gone (a pager quit) wants no more pages.
@@ -173,6 +180,7 @@ export async function writeRecord(
         order: opts.order ?? opts.columns,
         fields: opts.fields,
         sections: opts.sections,
+        blocks: io.accessible,
       })
       await put(io.out, view.text)
       return noteDropped(io, view.dropped, opts)

@@ -1,14 +1,17 @@
 // A one-line progress note on stderr, only on a TTY, never when stdout is a pipe (its reader may
-// draw on the same terminal: `| less`) and never with -q: scripts see nothing.
+// draw on the same terminal: `| less`) and never with -q: scripts see nothing. In accessible mode
+// nothing is redrawn in place: the note is a plain line now and then (plainLines).
 import type { IO } from './streams.js'
 
 export type Progress = { update(text: string): void; stop(): void }
 
 export function startProgress(
-  io: Pick<IO, 'err' | 'stderrIsTTY' | 'stdoutIsPipe' | 'stderrWidth'>,
+  io: Pick<IO, 'err' | 'stderrIsTTY' | 'stdoutIsPipe' | 'stderrWidth' | 'accessible'>,
   opts: { quiet: boolean },
+  now: () => number = Date.now,
 ): Progress | undefined {
   if (!io.stderrIsTTY || io.stdoutIsPipe || opts.quiet) return undefined
+  if (io.accessible) return { update: plainLines(io, now), stop() {} }
   let shown = false
   return {
     update(text) {
@@ -19,6 +22,20 @@ export function startProgress(
       if (shown) io.err.write('\r\u001b[2K')
       shown = false
     },
+  }
+}
+
+// How often a screen reader is told how far a long run has got.
+export const PLAIN_EVERY_MS = 5_000
+
+// For a screen reader: progress as a plain line of its own, at most one every PLAIN_EVERY_MS, the
+// first after as long (a run that ends sooner says nothing but its result).
+export function plainLines(io: Pick<IO, 'err'>, now: () => number): (text: string) => void {
+  let last = now()
+  return (text) => {
+    if (now() - last < PLAIN_EVERY_MS) return
+    last = now()
+    io.err.write(`${text}\n`)
   }
 }
 

@@ -3,13 +3,15 @@
 // the umbrella @inquirer/prompts: its index imports every prompt, the editor's iconv-lite
 // included, so a bundle put them all in the chunk each prompt loads (607 KB); the packages on
 // their own share only @inquirer/core. Ctrl-C at a prompt is a CancelError: exit 130, nothing sent.
+// In accessible mode no prompt needs an arrow key: a choice is a numbered list answered by typing
+// its number, a search is a typed value and then a number (as gh's accessible prompter asks).
 import { Writable } from 'node:stream'
 import { CancelError, CliError, ExitCode, SilentError } from '../errors.js'
 import { SIGNAL_EXIT_CODES } from './streams.js'
 import type { IO, StopReason } from './streams.js'
 import { escapeForTerminal } from './terminal-text.js'
 
-type PromptIO = Pick<IO, 'in' | 'err' | 'onStop'>
+type PromptIO = Pick<IO, 'in' | 'err' | 'onStop' | 'accessible'>
 // What an @inquirer prompt returns: its answer, and a way to close it early.
 type Asking<T> = Promise<T> & { cancel(): void }
 type Validate = (value: string) => string | true
@@ -73,6 +75,10 @@ export async function promptSelect<T>(
   io: PromptIO,
   question: { message: string; choices: Choice<T>[]; default?: T },
 ): Promise<T> {
+  if (io.accessible) {
+    const at = question.choices.findIndex((choice) => choice.value === question.default)
+    return (await promptNumber(io, question.message, question.choices, at === -1 ? undefined : at))!
+  }
   const { default: select } = await import('@inquirer/select')
   return cancellable(io, () =>
     select({ ...question, choices: question.choices.map(shownChoice) }, streams(io)),
@@ -85,6 +91,7 @@ export async function promptSearch(
   io: PromptIO,
   question: { message: string; source: (term: string) => Choice<string>[] },
 ): Promise<string> {
+  if (io.accessible) return typedSearch(io, question)
   const { default: search } = await import('./search-prompt.js')
   // A choice without a name shows its value, which may be the server's too.
   const source = (term: string) =>
@@ -92,6 +99,63 @@ export async function promptSearch(
       .source(term)
       .map((choice) => shownChoice({ ...choice, name: choice.name ?? choice.value }))
   return cancellable(io, () => search({ message: question.message, source }, streams(io)))
+}
+
+// Accessible mode's search: a value typed, then the choices it matches as a numbered list. A choice
+// whose value is exactly the text typed (an id, a value offered as typed) is taken at once.
+async function typedSearch(
+  io: PromptIO,
+  question: { message: string; source: (term: string) => Choice<string>[] },
+): Promise<string> {
+  for (;;) {
+    const term = await promptText(io, { message: question.message, required: false })
+    const choices = question.source(term)
+    const exact = choices.find((choice) => choice.value === term.trim())
+    if (exact) return exact.value
+    if (choices.length === 0) {
+      io.err.write(`No results for ${escapeForTerminal(term)}: type something else\n`)
+      continue
+    }
+    const shown = choices.slice(0, MAX_NUMBERED)
+    if (choices.length > shown.length) {
+      io.err.write(
+        `${choices.length} results; the first ${shown.length} (type more to narrow them):\n`,
+      )
+    }
+    const chosen = await promptNumber(io, 'Results', shown, undefined, 'search again')
+    if (chosen !== undefined) return chosen
+  }
+}
+
+// The most choices a numbered list reads out; a search that matches more asks for more text.
+const MAX_NUMBERED = 20
+
+// The choices as a numbered list on stderr, answered by typing a number (the default's, when
+// there is one, with Enter alone). With `orElse`, an empty answer means that: undefined.
+async function promptNumber<T>(
+  io: PromptIO,
+  message: string,
+  choices: Choice<T>[],
+  preset?: number,
+  orElse?: string,
+): Promise<T | undefined> {
+  const lines = choices.map((choice, at) => {
+    const { name, description } = shownChoice(choice)
+    const label = name ?? escapeForTerminal(String(choice.value))
+    return `  ${at + 1}. ${label}${description ? ` (${description})` : ''}`
+  })
+  io.err.write(`${message}:\n${lines.join('\n')}\n`)
+  const range = `a number from 1 to ${choices.length}`
+  const answer = await promptText(io, {
+    message: `Type ${range}${orElse ? `, or nothing to ${orElse}` : ''}`,
+    default: preset === undefined ? undefined : String(preset + 1),
+    required: orElse === undefined,
+    validate: (value) => {
+      const n = Number(value.trim())
+      return (Number.isInteger(n) && n >= 1 && n <= choices.length) || range
+    },
+  })
+  return answer.trim() === '' ? undefined : choices[Number(answer.trim()) - 1]!.value
 }
 
 export async function promptConfirm(

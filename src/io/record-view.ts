@@ -19,6 +19,8 @@ export type RecordViewOptions = {
   fields?: readonly string[]
   // The columns of lists of records shown as tables, by key (members, events).
   sections?: Readonly<Record<string, readonly Column[]>>
+  // Accessible mode: those lists as blocks of `key: value` lines (blocks.ts), not tables.
+  blocks?: boolean
 }
 
 export type RenderedRecord = { text: string; dropped: string[] }
@@ -99,11 +101,9 @@ export async function renderRecord(
         cut: 'ellipsis',
         width: 8,
       }))
-    const table = await startTable(columns, list, {
-      color: opts.color,
-      width: opts.width,
-      mayDrop: true,
-    })
+    const table = opts.blocks
+      ? (await import('./blocks.js')).startBlocks(columns)
+      : await startTable(columns, list, { color: opts.color, width: opts.width, mayDrop: true })
     lines.push(table.render(list).trimEnd())
     dropped.push(...table.dropped.filter((column) => !dropped.includes(column)))
   }

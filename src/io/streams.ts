@@ -29,6 +29,10 @@ export type IO = {
   stdoutWidth?: number
   // The same for stderr, for fitting notes, hints and errors.
   stderrWidth?: number
+  // Accessible mode (--accessible, CHAMBERCTL_ACCESSIBLE), for screen readers: nothing redrawn
+  // in place (progress as occasional plain lines), choices typed as numbers, tables as
+  // `key: value` blocks. Set once the global options are known, as gh keeps it on its IOStreams.
+  accessible?: boolean
   // Whether stdout is a pipe (or a socket): its reader may be drawing on the same terminal, so
   // no progress is drawn on stderr then (contract §4). Not a pipe: a terminal, a file.
   stdoutIsPipe?: boolean

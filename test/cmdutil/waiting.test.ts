@@ -155,4 +155,21 @@ describe('waiting for an answer', () => {
     expect(drawn).toEqual([])
     expect(clock.pending()).toBe(0)
   })
+
+  it('in accessible mode, says it in plain lines, one each time the words change', async () => {
+    const clock = manualTimers()
+    const test = createTestIO({ stderrIsTTY: true, stdoutIsTTY: true, stdoutWidth: 80 })
+    test.io.accessible = true
+    const waiting = new Waiting({ io: test.io, globals: DEFAULT_GLOBALS }, { timers: clock.timers })
+    const watch = waiting.watch(HOST)
+    watch.attempt(1, 3)
+    await clock.advance(WAIT_DELAY_MS)
+    watch.attempt(2, 3)
+    const other = waiting.watch(HOST)
+    other.end()
+    watch.end()
+    expect(test.stderr()).toBe(
+      'waiting for 127.0.0.1:5000 — attempt 1 of 3\nwaiting for 127.0.0.1:5000 — attempt 2 of 3\n',
+    )
+  })
 })
