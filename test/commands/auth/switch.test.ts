@@ -112,4 +112,23 @@ describe('auth switch', () => {
       expect.objectContaining({ profile: 'old', active: true }),
     )
   })
+
+  it('in accessible mode, numbers the profiles: a number and Enter chooses', async () => {
+    await login(sandbox())
+    await login(sandbox(), { extra: ['--profile', 'old'] })
+    const session = startSession(['auth', 'switch', '--accessible'], {
+      stdinIsTTY: true,
+      stdoutIsTTY: true,
+      stderrIsTTY: true,
+      env: { CHAMBERCTL_CONFIG_DIR: configDir(), NO_COLOR: '1' },
+    })
+    const prompts = new Prompts(session.stderr, session.stdin)
+    const { before } = await prompts.next(/\? Type a number from 1 to 2 \(1\)/)
+    expect(before).toBe('Profile to switch to:\n  1. default (active)\n  2. old\n')
+    session.stdin.write(`2${KEY.enter}`)
+    const { code, stderr } = await finishes(session)
+    expect(code, stderr).toBe(0)
+    expect(stderr).not.toContain('❯')
+    expect(lines(stripVTControlCharacters(stderr)).at(-1)).toBe('Switched to profile old')
+  })
 })
