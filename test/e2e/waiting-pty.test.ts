@@ -4,6 +4,8 @@
 // pipe or with -q, and the final error names the attempts and the time. The servers are loopback
 // listeners that never answer, or a proxy that holds the answer until the test lets it through:
 // what the screen shows depends on what the test does, not on a clock.
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { credentialsEnv, useSandbox, useTempDirs } from '../helpers/cli.js'
 import { startGate } from '../helpers/gate.js'
@@ -99,6 +101,32 @@ describe.skipIf(!HAVE_PTY)('waiting for a server that does not answer', () => {
       const { code, screen } = await quiet.exited
       expect(code, screen).toBe(5)
       expect(screen).not.toContain('waiting for')
+    },
+    TIMEOUT,
+  )
+  it(
+    'a bulk run shows its bar alone: no spinner over it while its creates wait',
+    async () => {
+      // The chamber exists; every create is taken and never answered, for longer than a second.
+      const server = await startRawListener((request) =>
+        request.method === 'GET' ? { status: 200, body: { id: 'ch_1', name: 'Held' } } : 'hang',
+      )
+      open.push(server)
+      const environment = env(server.baseUrl())
+      const file = path.join(environment.HOME!, 'members.csv')
+      writeFileSync(
+        file,
+        'name,email,membership_type\nA,a@example.com,basic\nB,b@example.com,basic\n',
+      )
+      const run = startPty(['members', 'add', 'ch_1', '--from-file', file, '--timeout', '2'], {
+        env: environment,
+      })
+      const { code, screen } = await run.exited
+      // Unknown outcomes: exit 5.
+      expect(code, screen).toBe(5)
+      expect(screen).toMatch(/0\/2 rows sent/)
+      expect(screen).not.toContain('waiting for')
+      expect(server.requests.filter((request) => request.method === 'POST')).toHaveLength(2)
     },
     TIMEOUT,
   )
