@@ -83,6 +83,11 @@ export class Transport {
     this.now = options.now ?? Date.now
   }
 
+  // Where every exchange goes, as a person reads it (`api.example.com`, `127.0.0.1:5000`).
+  private get host(): string {
+    return new URL(this.options.baseUrl).host
+  }
+
   url(path: string, query: Exchange['query'] = {}): URL {
     const url = new URL(this.options.baseUrl.replace(/\/+$/, '') + path)
     for (const [key, value] of Object.entries(query)) {
@@ -147,10 +152,7 @@ export class Transport {
 
   private async withRetries(exchange: Exchange, token: string | undefined): Promise<Answer> {
     const retryable = isRetryable(exchange)
-    const watch = this.options.watch?.({
-      host: this.url(exchange.path).host,
-      method: exchange.method,
-    })
+    const watch = this.options.watch?.({ host: this.host, method: exchange.method })
     const started = this.now()
     try {
       for (let attempt = 1; ; attempt++) {
