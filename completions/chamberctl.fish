@@ -250,7 +250,7 @@ end
 
 complete -c chamberctl -f
 complete -c chamberctl -s V -l version -d 'print the version'
-complete -c chamberctl -l profile -x -a '(__chamberctl_profiles)' -d 'named profile (env CHAMBERCTL_PROFILE) (default: the one `auth switch` chose, else "default")'
+complete -c chamberctl -l profile -x -a '(__chamberctl_profiles)' -d 'named profile (env CHAMBERCTL_PROFILE) (default: the one auth switch chose, else "default")'
 complete -c chamberctl -l base-url -x -d 'API base URL ending in /v1 or /v2 (env CHAMBERCTL_BASE_URL)'
 complete -c chamberctl -l sandbox -d 'run against an embedded sandbox (env CHAMBERCTL_SANDBOX=v2 or v1)'
 complete -c chamberctl -s o -l output -x -a 'table tsv json ndjson csv' -d 'output format: table, tsv, json, ndjson, csv (default: table on a terminal, tsv in a pipe)'

@@ -1,13 +1,20 @@
 // Help that teaches, the way gh's does. The root help lists the commands first and the help
 // topics after them; the global options are behind `help options`. A command's help lists its own
-// options, then only the global options that apply to it, its long description and its examples.
-// `help <command...>` finds a command by its path (or says which ones come close); `help <topic>`,
-// `help options` and `help reference` print the manual, whose text is loaded only then.
+// options, one line naming `help options <command>` (the global options that apply to it), its
+// long description and its examples. `help <command...>` finds a command by its path (or says
+// which ones come close); `help <topic>`, `help options` and `help reference` print the manual,
+// whose text is loaded only then. Markdown is rendered for the reader (./render.ts), and help
+// longer than the terminal goes through the pager.
 import { Help } from 'commander'
 import type { Command, Option } from 'commander'
+import type { Context } from '../cmdutil/context.js'
+import { pagerCommand } from '../cmdutil/globals.js'
 import { about, examplesOf, longOf, takesGlobal, topicsOf } from '../cmdutil/manual.js'
 import { UsageError } from '../errors.js'
+import { colorEnabled } from '../io/color.js'
+import type { IO } from '../io/streams.js'
 import { isNear } from '../io/suggest.js'
+import type { Page, renderMarkdown } from './render.js'
 
 // The topics of `chamberctl help <topic>`, with the line the root help shows for each. Their
 // text lives in src/cli/topics/ and is loaded only when asked for.
@@ -26,29 +33,78 @@ const MANUAL_PAGES = {
   reference: 'every command, its flags and examples',
 }
 
-export function configureHelp(program: Command): void {
+// The Markdown renderer (./render.ts), loaded by whatever prints help before commander asks for
+// the text, which it does synchronously: the help command, a noun alone, and main for --help.
+let renderer: typeof renderMarkdown | undefined
+
+export async function loadRenderer(): Promise<void> {
+  renderer ??= (await import('./render.js')).renderMarkdown
+}
+
+// Whether the command line asks commander for a command's help (`--help`, `-h`, alone or in a
+// cluster of short flags).
+export function asksForHelp(args: readonly string[]): boolean {
+  return args.some((arg) => arg === '--help' || /^-[a-zA-Z]*h[a-zA-Z]*$/.test(arg))
+}
+
+// How the manual is set for this stdout: the terminal's width (80 in a pipe), colour as for
+// everything else printed.
+export function pageOf(io: IO, width = io.stdoutWidth ?? 80): Page {
+  return { width, color: colorEnabled({ env: io.env, isTTY: io.stdoutIsTTY }) }
+}
+
+export function forReader(markdown: string, page: Page): string {
+  // Never reached by a path that prints help (each loads the renderer first): the source is the
+  // next best thing.
+  return renderer ? renderer(markdown, page) : `${markdown.trimEnd()}\n`
+}
+
+export function configureHelp(program: Command, io: IO): void {
   program.configureHelp({
-    showGlobalOptions: true,
     // Descriptions wrap even in a narrow terminal (commander stops wrapping below 40 columns).
     minWidthToWrap: 20,
-    visibleGlobalOptions(cmd) {
-      return Help.prototype.visibleGlobalOptions
-        .call(this, cmd)
-        .filter((option) => takesGlobal(cmd, option.long ?? ''))
-    },
     formatHelp(cmd, helper) {
       if (!cmd.parent) return rootHelp(cmd, helper)
-      return Help.prototype.formatHelp.call(helper, cmd, helper) + commandExtras(cmd)
+      const page = pageOf(io, helper.helpWidth)
+      return Help.prototype.formatHelp.call(helper, cmd, helper) + commandExtras(cmd, page)
     },
   })
 }
 
-// What the help shows after commander's part: the long description, the examples, then the
-// topics that say more.
-function commandExtras(cmd: Command): string {
+// Help is written to stdout through this: through the pager when stdout is a terminal and the
+// text is longer than it, under the rules every paged output follows (cmdutil/globals.ts).
+// commander writes synchronously; the pager is waited for with the command's clean-up. `--help`
+// comes before the global options are resolved: `paging` is whether --no-pager was not given.
+export function writeHelp(
+  ctx: Pick<Context, 'io' | 'globals' | 'cleanup'>,
+  text: string,
+  paging: boolean,
+): void {
+  const { io } = ctx
+  const pager = pagerCommand(io.env, paging)
+  const rows = io.stdoutRows
+  const fits = rows !== undefined && text.split('\n').length <= rows
+  if (!io.stdoutIsTTY || !pager || fits) {
+    io.out.write(text)
+    return
+  }
+  const done = import('../cmdutil/print.js').then(({ paged }) =>
+    paged({ io, globals: { ...ctx.globals, pager } }, async (pagedCtx) => {
+      pagedCtx.io.out.write(text)
+    }),
+  )
+  ctx.cleanup.push(() => done)
+}
+
+// What the help shows after commander's part: where the global options are, the long
+// description, the examples, then the topics that say more.
+function commandExtras(cmd: Command, page: Page): string {
   const parts: string[] = []
+  if (takesGlobals(cmd)) {
+    parts.push(`Global options: chamberctl help options ${commandPath(cmd).join(' ')}`)
+  }
   const long = longOf(cmd)
-  if (long) parts.push(long.trimEnd())
+  if (long) parts.push(forReader(long, page).trimEnd())
   const examples = exampleText(cmd)
   if (examples) parts.push(`Examples:\n${examples}`)
   const topics = topicsOf(cmd)
@@ -59,9 +115,12 @@ function commandExtras(cmd: Command): string {
 }
 
 export function exampleText(cmd: Command): string {
-  return examplesOf(cmd)
-    .map(([what, line]) => `  # ${what}\n  $ ${line}`)
-    .join('\n\n')
+  return (
+    examplesOf(cmd)
+      // A line continued with `\` goes on under the command, as a shell shows it.
+      .map(([what, line]) => `  # ${what}\n  $ ${line.replaceAll('\n', '\n  ')}`)
+      .join('\n\n')
+  )
 }
 
 function rootHelp(program: Command, helper: Help): string {
@@ -104,43 +163,63 @@ function rootHelp(program: Command, helper: Help): string {
   ].join('\n')
 }
 
-// `help options`: every global option, with the environment variable that stands in for it.
-export function globalOptionsHelp(program: Command): string {
+// `help options`: every global option, with the environment variable that stands in for it;
+// `help options <command...>`: those that command takes.
+export function globalOptionsHelp(program: Command, command?: Command): string {
   const helper = program.createHelp()
-  const options = program.options.filter((o) => o.long !== '--version')
+  const options = program.options.filter(
+    (o) => o.long !== '--version' && (!command || takesGlobal(command, o.long ?? '')),
+  )
   const width = Math.max(...options.map((o) => helper.displayWidth(helper.optionTerm(o))))
+  const name = command && ['chamberctl', ...commandPath(command)].join(' ')
   return [
-    'Global options: every command takes those that apply to it, before or after its name.',
+    name
+      ? `Global options that ${name} takes, before or after its name.`
+      : 'Global options: every command takes those that apply to it, before or after its name.',
     '',
     ...options.map((o: Option) =>
       helper.formatItem(helper.optionTerm(o), width, helper.optionDescription(o), helper),
     ),
     '',
+    ...(name ? [] : ['The ones a command takes: chamberctl help options <command...>']),
     'Environment variables: chamberctl help environment',
     '',
   ].join('\n')
 }
 
+// Whether the command takes any global option (a noun that only groups its verbs takes none).
+function takesGlobals(command: Command): boolean {
+  let root = command
+  while (root.parent) root = root.parent
+  return root.options.some((o) => takesGlobal(command, o.long ?? ''))
+}
+
 // `help [command...|topic]`: prints the help of the command at that path, or a page of the
 // manual, on stdout.
-export function addHelpCommand(program: Command): void {
+export function addHelpCommand(program: Command, io: IO): void {
   program.helpCommand(false)
   const help = program
     .command('help')
     .description('show help for a command or a topic, e.g. help members add, help environment')
     .argument('[command-or-topic...]', 'a command path, a topic, options or reference')
     .action(async (path: string[]) => {
+      await loadRenderer()
       const write = (text: string) => program.configureOutput().writeOut?.(text)
-      const [first] = path
+      const [first, ...rest] = path
+      if (first === 'options') {
+        const command = rest.length ? findCommand(program, rest) : undefined
+        if (command === undefined || takesGlobals(command))
+          return write(globalOptionsHelp(program, command))
+        throw new UsageError(`chamberctl ${rest.join(' ')} takes no global options`)
+      }
       if (path.length === 1 && first !== undefined) {
         if (Object.hasOwn(TOPICS, first)) {
           const { topicText } = await import('./manual.js')
-          return write(topicText(first as Topic))
+          return write(forReader(topicText(first as Topic), pageOf(io)))
         }
-        if (first === 'options') return write(globalOptionsHelp(program))
         if (first === 'reference') {
           const { reference } = await import('./manual.js')
-          return write(reference(program))
+          return write(forReader(reference(program), pageOf(io)))
         }
       }
       findCommand(program, path).outputHelp()
@@ -158,6 +237,7 @@ export function addHelpCommand(program: Command): void {
     examples: [
       ['The help of one command', 'chamberctl help members add'],
       ['The environment variables chamberctl reads', 'chamberctl help environment'],
+      ['The global options members add takes', 'chamberctl help options members add'],
       ['Every command, its flags and examples', 'chamberctl help reference'],
     ],
   })
@@ -168,9 +248,10 @@ export function addHelpCommand(program: Command): void {
 export function nounsShowHelp(program: Command): void {
   for (const noun of program.commands) {
     if (!noun.commands.length) continue
-    noun.allowExcessArguments().action((_flags: unknown, command: Command) => {
+    noun.allowExcessArguments().action(async (_flags: unknown, command: Command) => {
       const [typed] = command.args
       if (typed !== undefined) findCommand(program, [...commandPath(command), typed])
+      await loadRenderer()
       command.outputHelp()
     })
   }

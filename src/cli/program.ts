@@ -20,7 +20,7 @@ import { VERSION } from '../cmdutil/version.js'
 import { about } from '../cmdutil/manual.js'
 import { isNear } from '../io/suggest.js'
 import type { TopLevelCommand } from './commands.js'
-import { addHelpCommand, commandPath, configureHelp, nounsShowHelp } from './help.js'
+import { addHelpCommand, commandPath, configureHelp, nounsShowHelp, writeHelp } from './help.js'
 
 // commander's own default, for help that goes to a pipe or to stderr.
 const HELP_WIDTH = 80
@@ -54,7 +54,8 @@ export function createProgram(ctx: Context, argv?: readonly string[]): Command {
     .helpOption('-h, --help', 'show help')
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => ctx.io.out.write(text),
+      // Help (and --version): through the pager when longer than the terminal, unless --no-pager.
+      writeOut: (text) => writeHelp(ctx, text, program.opts().pager !== false),
       writeErr: (text) => ctx.io.err.write(text),
       // One line, as every error is: commander puts its "(Did you mean …?)" on a second one.
       outputError: (text, write) => write(`${oneLine(text)}\n`),
@@ -64,7 +65,7 @@ export function createProgram(ctx: Context, argv?: readonly string[]): Command {
     })
     .showSuggestionAfterError()
   // Inherited by every command added below.
-  configureHelp(program)
+  configureHelp(program, ctx.io)
   about(program, {
     examples: [
       [
@@ -109,7 +110,7 @@ export function createProgram(ctx: Context, argv?: readonly string[]): Command {
     registerCompletion(program, ctx)
   }
   nounsShowHelp(program)
-  addHelpCommand(program)
+  addHelpCommand(program, ctx.io)
   return program
 }
 

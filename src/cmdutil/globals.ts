@@ -53,7 +53,7 @@ export function declareGlobals(program: Command): Command {
   return program
     .option(
       '--profile <name>',
-      'named profile (env CHAMBERCTL_PROFILE) (default: the one `auth switch` chose, else "default")',
+      'named profile (env CHAMBERCTL_PROFILE) (default: the one auth switch chose, else "default")',
     )
     .option('--base-url <url>', 'API base URL ending in /v1 or /v2 (env CHAMBERCTL_BASE_URL)')
     .option('--sandbox', 'run against an embedded sandbox (env CHAMBERCTL_SANDBOX=v2 or v1)')
@@ -148,7 +148,7 @@ function sandboxVersion(flag: boolean, env: string | undefined): ApiVersion | un
 // and so does a TERM that is unset or `dumb`: less there asks for RETURN before it shows anything.
 const DEFAULT_PAGER = 'less -FRX'
 
-function pagerCommand(env: NodeJS.ProcessEnv, enabled: boolean): string | undefined {
+export function pagerCommand(env: NodeJS.ProcessEnv, enabled: boolean): string | undefined {
   if (!enabled || env.TERM === undefined || env.TERM === '' || env.TERM === 'dumb') return undefined
   const command = (env.CHAMBERCTL_PAGER ?? env.PAGER ?? DEFAULT_PAGER).trim()
   return command === '' || command === 'cat' ? undefined : command

@@ -4,7 +4,8 @@
 import type { Command } from 'commander'
 import type { Resource } from '../api/resources/index.js'
 
-// What the example shows, then the command line as a user types it.
+// What the example shows, then the command line as a user types it: at most 76 characters a line
+// (with `\` and a new line between two), so that it fits 80 columns as help prints it.
 export type Example = readonly [what: string, commandLine: string]
 
 // The global options by what they are for, as commander names them (the long flag).

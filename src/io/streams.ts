@@ -33,6 +33,8 @@ export type IO = {
   // in place (progress as occasional plain lines), choices typed as numbers, tables as
   // `key: value` blocks. Set once the global options are known, as gh keeps it on its IOStreams.
   accessible?: boolean
+  // Terminal rows of stdout, when it is one: help that fits is not paged.
+  stdoutRows?: number
   // Whether stdout is a pipe (or a socket): its reader may be drawing on the same terminal, so
   // no progress is drawn on stderr then (contract §4). Not a pipe: a terminal, a file.
   stdoutIsPipe?: boolean
@@ -85,6 +87,7 @@ export function processIO(): IO {
       process.stdout.isTTY === true ? terminalWidth(process.stdout, process.env) : undefined,
     stderrWidth:
       process.stderr.isTTY === true ? terminalWidth(process.stderr, process.env) : undefined,
+    stdoutRows: process.stdout.isTTY === true ? process.stdout.rows : undefined,
     stdoutIsPipe: isPipe(1),
     async startPager(command) {
       const { spawnPager } = await import('./pager.js')

@@ -8,9 +8,9 @@ const tempDir = useTempDirs('chamberctl-e2e-help-')
 
 describe('the manual in the built binary', () => {
   it.each([
-    [['help', 'environment'], '`CHAMBERCTL_TOKEN`'],
-    [['help', 'exit-codes'], '`130`: interrupted'],
-    [['help', 'reference'], '## chamberctl members add'],
+    [['help', 'environment'], '- CHAMBERCTL_TOKEN: '],
+    [['help', 'exit-codes'], '- 130: interrupted'],
+    [['help', 'reference'], '\nchamberctl members add\n'],
     [['api', '--help'], 'Paths only'],
   ])('%j', async (args, text) => {
     const { code, stdout, stderr } = await runCli(args, { configDir: tempDir() })

@@ -109,3 +109,43 @@ describe.skipIf(!HAVE_PTY)('the pager', () => {
     TIMEOUT,
   )
 })
+
+// Help in a real terminal: rendered for its width, and through the pager when it is longer.
+describe.skipIf(!HAVE_PTY)('help on a terminal', () => {
+  async function help(args: string[], env: NodeJS.ProcessEnv, columns: number, rows: number) {
+    const session = startPty(args, {
+      env: { ...terminalEnv(sandbox(), tempDir()), ...env },
+      columns,
+      rows,
+    })
+    const result = await session.exited
+    expect(result.code, result.screen).toBe(0)
+    return result.screen.split(/\r?\n/)
+  }
+
+  it(
+    'help environment at 60 columns: no line wider, no raw Markdown, no pager when it fits',
+    async () => {
+      const pager = stubPager()
+      const screen = await help(['help', 'environment'], { PAGER: pager.command }, 60, 500)
+      expect(screen.filter((line) => line.length > 60)).toEqual([])
+      expect(screen.filter((line) => /^#+ |`/.test(line))).toEqual([])
+      expect(screen).toContain('Environment variables')
+      expect(pager.calls()).toEqual([])
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'help reference longer than the screen goes through the pager, not on TERM=dumb',
+    async () => {
+      const pager = stubPager()
+      const screen = await help(['help', 'reference'], { PAGER: pager.command }, 80, 24)
+      expect(pager.calls()).toEqual(['called with [--from-env] LESS=FRX'])
+      expect(screen).toContain('chamberctl reference')
+      await help(['help', 'reference'], { TERM: 'dumb', PAGER: pager.command }, 80, 24)
+      expect(pager.calls()).toHaveLength(1)
+    },
+    TIMEOUT,
+  )
+})

@@ -42,7 +42,7 @@ export function registerApi(program: Command, ctx: Context): void {
       ],
       [
         'A POST with typed fields',
-        'chamberctl api /chambers/ch_0001/members -f name=Ada -f email=ada@example.com -f membership_type=standard',
+        'chamberctl api /chambers/ch_0001/members -f name=Ada \\\n  -f email=ada@example.com -f membership_type=standard',
       ],
     ],
   })

@@ -23,7 +23,7 @@ export function registerAuth(program: Command, ctx: Context): void {
       ['Log in, prompted for the base URL, client id and secret', 'chamberctl login'],
       [
         'Log in from a script, the secret from stdin',
-        'chamberctl login --base-url https://directory.example.org/v2 --client-id ci --client-secret-stdin < secret.txt',
+        'chamberctl login --base-url https://directory.example.org/v2 \\\n  --client-id ci --client-secret-stdin < secret.txt',
       ],
       ['A second profile for the staging service', 'chamberctl login --profile staging'],
     ],
@@ -97,7 +97,7 @@ export function registerAuth(program: Command, ctx: Context): void {
     examples: [
       [
         'Call the API with curl',
-        'curl -H "Authorization: Bearer $(chamberctl auth token)" https://directory.example.org/v2/chambers',
+        'curl -H "Authorization: Bearer $(chamberctl auth token)" \\\n  https://directory.example.org/v2/chambers',
       ],
       ['The token of another profile', 'chamberctl auth token --profile staging'],
     ],

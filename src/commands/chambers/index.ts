@@ -97,7 +97,7 @@ export function registerChambers(program: Command, ctx: Context): void {
       ['Prompted for every value (on a terminal)', 'chamberctl chambers create'],
       [
         'A subsidiary from flags, without prompts',
-        'chamberctl chambers create --name "Potsdam Chamber" --type subsidiary --hq-id ch_0001 --address-field city=Potsdam -y',
+        'chamberctl chambers create --name "Potsdam Chamber" --type subsidiary \\\n  --hq-id ch_0001 --address-field city=Potsdam -y',
       ],
       [
         'From a JSON file, checking it first',

@@ -42,7 +42,7 @@ export function registerMembers(program: Command, ctx: Context): void {
       ['All e-mail addresses, one a line', 'chamberctl members list ch_0001 --all --fields email'],
       [
         'How many members are active, with jq built in',
-        `chamberctl members list ch_0001 --all --jq 'map(select(.status == "active")) | length'`,
+        `chamberctl members list ch_0001 --all \\\n  --jq 'map(select(.status == "active")) | length'`,
       ],
     ],
   })
@@ -77,7 +77,7 @@ export function registerMembers(program: Command, ctx: Context): void {
       ['Prompted for what is missing (on a terminal)', 'chamberctl members add ch_0001'],
       [
         'One member from flags',
-        'chamberctl members add ch_0001 --name "Ada Lovelace" --email ada@example.com --membership-type standard -y',
+        'chamberctl members add ch_0001 --name "Ada Lovelace" \\\n  --email ada@example.com --membership-type standard -y',
       ],
       [
         'Many from a CSV file: a progress bar, then what failed',
