@@ -41,10 +41,15 @@ export async function loadRenderer(): Promise<void> {
   renderer ??= (await import('./render.js')).renderMarkdown
 }
 
-// Whether the command line asks commander for a command's help (`--help`, `-h`, alone or in a
-// cluster of short flags).
-export function asksForHelp(args: readonly string[]): boolean {
-  return args.some((arg) => arg === '--help' || /^-[a-zA-Z]*h[a-zA-Z]*$/.test(arg))
+// Whether the command line asks commander for the help of a command that has a manual page
+// (`--help` or `-h`, alone or in a cluster of short flags): only that help needs the renderer.
+export function helpNeedsRenderer(program: Command, args: readonly string[]): boolean {
+  if (!args.some((arg) => arg === '--help' || /^-[a-zA-Z]*h[a-zA-Z]*$/.test(arg))) return false
+  let command = program
+  for (const arg of args) {
+    command = command.commands.find((c) => c.name() === arg || c.aliases().includes(arg)) ?? command
+  }
+  return longOf(command) !== undefined
 }
 
 // How the manual is set for this stdout: the terminal's width (80 in a pipe), colour as for
@@ -203,7 +208,6 @@ export function addHelpCommand(program: Command, io: IO): void {
     .description('show help for a command or a topic, e.g. help members add, help environment')
     .argument('[command-or-topic...]', 'a command path, a topic, options or reference')
     .action(async (path: string[]) => {
-      await loadRenderer()
       const write = (text: string) => program.configureOutput().writeOut?.(text)
       const [first, ...rest] = path
       if (first === 'options') {
@@ -214,15 +218,17 @@ export function addHelpCommand(program: Command, io: IO): void {
       }
       if (path.length === 1 && first !== undefined) {
         if (Object.hasOwn(TOPICS, first)) {
+          await loadRenderer()
           const { topicText } = await import('./manual.js')
           return write(forReader(topicText(first as Topic), pageOf(io)))
         }
         if (first === 'reference') {
+          await loadRenderer()
           const { reference } = await import('./manual.js')
           return write(forReader(reference(program), pageOf(io)))
         }
       }
-      findCommand(program, path).outputHelp()
+      await outputHelp(findCommand(program, path))
     })
   about(help, {
     // Completed with the topics, then the commands: those registered by the time it is asked.
@@ -251,10 +257,15 @@ export function nounsShowHelp(program: Command): void {
     noun.allowExcessArguments().action(async (_flags: unknown, command: Command) => {
       const [typed] = command.args
       if (typed !== undefined) findCommand(program, [...commandPath(command), typed])
-      await loadRenderer()
-      command.outputHelp()
+      await outputHelp(command)
     })
   }
+}
+
+// A command's help, with the renderer loaded first when it has a manual page.
+async function outputHelp(command: Command): Promise<void> {
+  if (longOf(command) !== undefined) await loadRenderer()
+  command.outputHelp()
 }
 
 export function findCommand(program: Command, path: readonly string[]): Command {

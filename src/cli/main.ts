@@ -4,7 +4,7 @@ import type { IO } from '../io/streams.js'
 import { processIO } from '../io/streams.js'
 import type { Context } from '../cmdutil/context.js'
 import { describeError, ExitCode, SilentError } from '../errors.js'
-import { asksForHelp, loadRenderer } from './help.js'
+import { helpNeedsRenderer, loadRenderer } from './help.js'
 import { createProgram, oneLine } from './program.js'
 import { DEFAULT_GLOBALS } from '../cmdutil/globals.js'
 import { Secrets } from '../api/redact.js'
@@ -64,8 +64,8 @@ export async function main(
       program.outputHelp()
       return ExitCode.ok
     }
-    // commander asks for a command's help text synchronously: its Markdown renderer first.
-    if (asksForHelp(argv.slice(2))) await loadRenderer()
+    // commander asks for a command's help text synchronously: the renderer of its manual first.
+    if (helpNeedsRenderer(program, argv.slice(2))) await loadRenderer()
     await program.parseAsync(argv)
     // jq has printed its own message, as the jq binary would, and carried on with the rest.
     return ctx.globals.jq?.failed ? ExitCode.failure : ExitCode.ok
