@@ -10,8 +10,8 @@ import stringWidth from 'string-width'
 
 export type Page = { width: number; color: boolean }
 
-// Code blocks stand this far in from the text, as man pages set them.
-const CODE_INDENT = '    '
+// Code blocks stand this far in from the text, as the examples of a command's help do.
+const CODE_INDENT = '  '
 
 // markdansi sets a paragraph right under the one before it (it is made for chat replies); each
 // top-level block is rendered on its own here, so that one blank line separates every two.
