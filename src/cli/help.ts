@@ -81,7 +81,7 @@ export function configureHelp(program: Command, io: IO): void {
 // commander writes synchronously; the pager is waited for with the command's clean-up. `--help`
 // comes before the global options are resolved: `paging` is whether --no-pager was not given.
 export function writeHelp(
-  ctx: Pick<Context, 'io' | 'globals' | 'cleanup'>,
+  ctx: Pick<Context, 'io' | 'globals' | 'cleanup' | 'waiting'>,
   text: string,
   paging: boolean,
 ): void {
@@ -94,7 +94,7 @@ export function writeHelp(
     return
   }
   const done = import('../cmdutil/print.js').then(({ paged }) =>
-    paged({ io, globals: { ...ctx.globals, pager } }, async (pagedCtx) => {
+    paged({ io, globals: { ...ctx.globals, pager }, waiting: ctx.waiting }, async (pagedCtx) => {
       pagedCtx.io.out.write(text)
     }),
   )
