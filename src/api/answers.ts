@@ -3,6 +3,7 @@
 // needs an id only where a command must send it back; every other field may be anything, and
 // records are handed on as parsed, untouched, so that --json prints what the server sent.
 import * as z from 'zod/mini'
+import { isPlainObject } from '../util.js'
 
 export type AnswerRecord = Record<string, unknown>
 // Ids may be any non-empty string or a number: printed as received, sent back as idText(id). A
@@ -14,10 +15,6 @@ export type AnswerId = string | number | RawNumber
 // null, text, negative) is left out, and pagination then goes by the pages themselves.
 export type PageMeta = { current_page?: number; total?: number; per_page?: number }
 export type Page<T = AnswerRecord> = { data: T[]; meta: PageMeta }
-
-function isRecord(value: unknown): value is AnswerRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function isRawNumber(value: unknown): value is RawNumber {
   return (
@@ -54,11 +51,11 @@ export function idAndName(record: AnswerRecord): { id: string; name?: string } |
   return label === undefined ? { id: idText(record.id) } : { id: idText(record.id), name: label }
 }
 
-export const answerRecord = z.custom<AnswerRecord>(isRecord, { error: 'must be an object' })
+export const answerRecord = z.custom<AnswerRecord>(isPlainObject, { error: 'must be an object' })
 
 // A record whose id the command must use again (a created chamber's, for its members).
 export const recordWithId = z
-  .custom<AnswerRecord & { id: AnswerId }>(isRecord, {
+  .custom<AnswerRecord & { id: AnswerId }>(isPlainObject, {
     error: 'must be an object',
   })
   .check(
@@ -79,7 +76,7 @@ export const listAnswer = z.looseObject({
 })
 
 export function pageOf<T>(list: { data: T[]; meta?: unknown }): Page<T> {
-  const meta = isRecord(list.meta) ? list.meta : {}
+  const meta = isPlainObject(list.meta) ? list.meta : {}
   return {
     data: list.data,
     meta: withoutUndefined({

@@ -1,6 +1,7 @@
 // Turns answers into values or ApiErrors: non-2xx statuses with whatever body came with them,
 // and 2xx bodies checked against the tolerant answer schemas (answers.ts).
 import type * as z from 'zod/mini'
+import { isPlainObject } from '../util.js'
 import { ApiError, excerpt } from './errors.js'
 import type { ApiErrorCode } from './errors.js'
 import type { FieldErrors } from './schemas.js'
@@ -72,10 +73,6 @@ function tryJson(text: string): unknown {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined
 
@@ -92,9 +89,9 @@ type ErrorBody = { code?: string; message?: string; fields?: FieldErrors }
 // {error: {code, message}}, {code, message}, RFC 7807 {title, detail}, JSON:API {errors: [...]},
 // Laravel-style {message, errors: {field: [...]}}.
 export function readErrorBody(body: unknown): ErrorBody {
-  if (!isRecord(body)) return {}
-  const nested = isRecord(body.error) ? body.error : undefined
-  const list = Array.isArray(body.errors) ? body.errors.filter(isRecord) : []
+  if (!isPlainObject(body)) return {}
+  const nested = isPlainObject(body.error) ? body.error : undefined
+  const list = Array.isArray(body.errors) ? body.errors.filter(isPlainObject) : []
   const first = list[0]
   const code =
     asCode(body.error) ??
@@ -116,14 +113,14 @@ export function readErrorBody(body: unknown): ErrorBody {
   const fields =
     fieldErrors(body.fields) ??
     fieldErrors(nested?.fields) ??
-    fieldErrors(isRecord(body.errors) ? body.errors : undefined) ??
+    fieldErrors(isPlainObject(body.errors) ? body.errors : undefined) ??
     fieldErrorsFromList(list)
   return { code, message, fields }
 }
 
 // {field: [messages]} with any value: a string, a list of anything, an object.
 function fieldErrors(value: unknown): FieldErrors | undefined {
-  if (!isRecord(value)) return undefined
+  if (!isPlainObject(value)) return undefined
   const fields: FieldErrors = {}
   for (const [field, messages] of Object.entries(value)) {
     fields[field] = (Array.isArray(messages) ? messages : [messages]).map(messageText)
@@ -135,7 +132,7 @@ function fieldErrors(value: unknown): FieldErrors | undefined {
 function fieldErrorsFromList(list: Record<string, unknown>[]): FieldErrors | undefined {
   const fields: FieldErrors = {}
   for (const entry of list) {
-    const source = isRecord(entry.source) ? entry.source : {}
+    const source = isPlainObject(entry.source) ? entry.source : {}
     const name =
       text(entry.field) ??
       text(entry.path) ??
@@ -150,7 +147,7 @@ function fieldErrorsFromList(list: Record<string, unknown>[]): FieldErrors | und
 
 function messageText(value: unknown): string {
   if (typeof value === 'string') return value
-  if (isRecord(value)) {
+  if (isPlainObject(value)) {
     const said = text(value.message) ?? text(value.detail) ?? text(value.title)
     if (said) return said
   }

@@ -10,6 +10,7 @@ import type { IO } from '../io/streams.js'
 import { writeBatches, writeRecord } from '../io/output.js'
 import { clearingProgress, startProgress } from '../io/progress.js'
 import { wrapText } from '../io/wrap.js'
+import { count as formatCount } from '../util.js'
 
 // On a terminal, what a read prints goes through the pager (contract §1), and so do the notes
 // under it when stderr is the same terminal, as git has them; an error is said after the pager
@@ -101,7 +102,7 @@ function moreNote(meta: PageMeta | undefined, count: number, noun: string): stri
   if (page > 1 && meta.per_page === undefined) return undefined
   const through = (page - 1) * (meta.per_page ?? 0) + count
   if (through >= meta.total) return undefined
-  return `Showing ${count} of ${meta.total.toLocaleString('en-US')} ${noun}. Use --all or --limit N.`
+  return `Showing ${count} of ${formatCount(meta.total)} ${noun}. Use --all or --limit N.`
 }
 
 export async function printRecord(

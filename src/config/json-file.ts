@@ -3,17 +3,14 @@
 // a reader sees the old file or the new one, never a torn one.
 import { readFileSync } from 'node:fs'
 import { CliError, describeSystemError } from '../errors.js'
+import { isPlainObject } from '../util.js'
 import { writePrivateFile } from './dir.js'
 
 // The top level of one of these files: an empty file (say, from `touch`) holds nothing; undefined
 // for JSON that is not an object; a SyntaxError for text that is not JSON.
 export function parseJsonObject(text: string): Record<string, unknown> | undefined {
   const value: unknown = text.trim() === '' ? {} : JSON.parse(text)
-  return isObject(value) ? value : undefined
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+  return isPlainObject(value) ? value : undefined
 }
 
 // Sets top-level keys of `file` (0600), leaving the others, a newer chamberctl's included, as

@@ -15,8 +15,9 @@ import { chmodSync, lstatSync, readFileSync } from 'node:fs'
 import type { Stats } from 'node:fs'
 import path from 'node:path'
 import { CliError, UsageError } from '../errors.js'
+import { isPlainObject } from '../util.js'
 import { describeFsError, ensureConfigDir } from './dir.js'
-import { isObject, parseJsonObject, writeKeys } from './json-file.js'
+import { parseJsonObject, writeKeys } from './json-file.js'
 import { TokenCache } from './tokens.js'
 import type { ProfileToken, TokenOwner } from './tokens.js'
 
@@ -412,10 +413,10 @@ function parseTopLevel(text: string, file: string): Record<string, unknown> {
 function parseProfiles(value: unknown, file: string): Record<string, Profile> {
   const profiles: Record<string, Profile> = Object.create(null)
   if (value === undefined) return profiles
-  if (!isObject(value)) throw invalid(file, '"profiles" is not an object')
+  if (!isPlainObject(value)) throw invalid(file, '"profiles" is not an object')
   for (const [name, entry] of Object.entries(value)) {
     const where = `profiles.${name}`
-    if (!isObject(entry)) throw invalid(file, `${where} is not an object`)
+    if (!isPlainObject(entry)) throw invalid(file, `${where} is not an object`)
     for (const key of STRING_FIELDS) {
       if (entry[key] !== undefined && typeof entry[key] !== 'string') {
         throw invalid(file, `${where}.${key} is not a string`)

@@ -14,8 +14,9 @@
 // one-line notice and read as empty, so that it never blocks a command.
 import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
+import { isPlainObject } from '../util.js'
 import { describeFsError, ensureConfigDir } from './dir.js'
-import { isObject, parseJsonObject, writeKeys } from './json-file.js'
+import { parseJsonObject, writeKeys } from './json-file.js'
 
 // Whose a token is: the client and the login (see Profile.login) that obtained it.
 export type TokenOwner = { client_id: string; login: string }
@@ -142,9 +143,9 @@ function parseTop(text: string): Record<string, unknown> {
 
 function shapeProblem(tokens: unknown): string | undefined {
   if (tokens === undefined) return undefined
-  if (!isObject(tokens)) return '"tokens" is not an object'
+  if (!isPlainObject(tokens)) return '"tokens" is not an object'
   for (const [url, token] of Object.entries(tokens)) {
-    if (!isObject(token) || typeof token.access_token !== 'string') {
+    if (!isPlainObject(token) || typeof token.access_token !== 'string') {
       return `the token of ${url} has no access_token string`
     }
     const expiresAt = token.expires_at

@@ -3,6 +3,7 @@
 // words of the results' statuses. On a terminal without -o or --verbose only the rows that did
 // not work out are printed: with 2,000 rows, the failures would otherwise scroll away.
 import type { Column } from '../types/columns.js'
+import { count, plural } from '../util.js'
 import type { OutputFormat } from './format.js'
 import type { JqProgram } from './jq.js'
 import type { Batches, OutputIO, OutputRecord } from './output.js'
@@ -15,11 +16,6 @@ import type { IO } from './streams.js'
 const SUCCESSES = new Set(['created', 'skipped', 'valid'])
 // The order of the summary; statuses not listed here follow in the order they first appear.
 const SUMMARY_ORDER = ['created', 'skipped', 'valid', 'failed', 'unknown', 'not_sent']
-
-// A count as every line of chamberctl writes it: 4,323.
-export function count(n: number): string {
-  return n.toLocaleString('en-US')
-}
 
 export type BulkResultsOptions = {
   format: OutputFormat
@@ -75,8 +71,7 @@ export async function writeBulkResults(
 // How to go on after a run that left `left` rows (or records) not created: said even with -q,
 // for without it the way on is to edit the input or to create duplicates.
 export function continueLine(left: number, what: string): string {
-  const things = left === 1 ? what : `${what}s`
-  return `To continue, run the same command with --resume: it sends only the ${count(left)} ${things} not yet created\n`
+  return `To continue, run the same command with --resume: it sends only the ${count(left)} ${plural(left, what)} not yet created\n`
 }
 
 // A failure's reason on a terminal, on one line: what the server said about each field

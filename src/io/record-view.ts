@@ -4,6 +4,7 @@
 // under headings. Reached only through a dynamic import from output.ts.
 import stringWidth from 'string-width'
 import type { Column } from '../types/columns.js'
+import { isPlainObject } from '../util.js'
 import { startTable, tableCell } from './table.js'
 import { escapeForTerminal } from './terminal-text.js'
 import { getPath } from './values.js'
@@ -24,10 +25,6 @@ export type RecordViewOptions = {
 }
 
 export type RenderedRecord = { text: string; dropped: string[] }
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function isRecordList(value: unknown): value is Record<string, unknown>[] {
   return Array.isArray(value) && value.every(isPlainObject)

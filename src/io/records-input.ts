@@ -2,6 +2,7 @@
 // array, NDJSON or CSV with a header row (contract §3).
 import { extname } from 'node:path'
 import type { Readable } from 'node:stream'
+import { isPlainObject } from '../util.js'
 import type { CsvHeader, InputRow } from './csv-records.js'
 import { InputError } from './input-error.js'
 import { readInputText } from './input-text.js'
@@ -78,7 +79,7 @@ export async function readRecordsInput(
   }
   const { value } = parsed
   checkNesting(value, name)
-  if (isRecord(value)) return { kind: 'single', value }
+  if (isPlainObject(value)) return { kind: 'single', value }
   if (!Array.isArray(value)) {
     throw new InputError(
       `${name}: expected a JSON object or an array of objects, found ${describeJson(value)}`,
@@ -87,7 +88,7 @@ export async function readRecordsInput(
   }
   refuseBulk('json')
   const rows = value.map((element: unknown, index): InputRow => {
-    if (!isRecord(element)) {
+    if (!isPlainObject(element)) {
       throw new InputError(
         `${name}: array element [${index}] (row ${index + 1}): expected a JSON object, ` +
           `found ${describeJson(element)}`,
@@ -118,7 +119,7 @@ export async function readJsonObject(
     throw jsonSyntaxError(text, name, parsed.error)
   }
   checkNesting(parsed.value, name)
-  if (!isRecord(parsed.value)) {
+  if (!isPlainObject(parsed.value)) {
     throw new InputError(`${name}: expected one JSON object, found ${describeJson(parsed.value)}`, {
       source: name,
     })
@@ -142,7 +143,7 @@ function parseNdjson(text: string, source: string): InputRow[] {
       throw new InputError(`${source}: line ${line}, ${detail}`, { source, line, row })
     }
     checkNesting(parsed.value, `${source}: line ${line}`)
-    if (!isRecord(parsed.value)) {
+    if (!isPlainObject(parsed.value)) {
       throw new InputError(
         `${source}: line ${line}: expected a JSON object, found ${describeJson(parsed.value)}`,
         { source, line, row },
@@ -159,7 +160,7 @@ function looksLikeNdjson(text: string): boolean {
   const lines = text.split('\n').filter((line) => line.trim() !== '')
   if (lines.length < 2) return false
   const first = parseJson(lines[0] as string)
-  return first.ok && isRecord(first.value)
+  return first.ok && isPlainObject(first.value)
 }
 
 type JsonResult = { ok: true; value: unknown } | { ok: false; error: unknown }
@@ -186,10 +187,6 @@ function jsonSyntaxError(text: string, source: string, error: unknown): InputErr
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
   return message.split('\n')[0] ?? message
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function describeJson(value: unknown): string {

@@ -1,18 +1,18 @@
 // How record values become cells and picked objects. Shared by every output format, and free of
 // dependencies so that importing it costs nothing at start-up.
+import { isPlainObject } from '../util.js'
+
 export type OutputRecord = Record<string, unknown>
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null
-}
-
 // Own properties only: a field name from argv must never reach Object.prototype
-// (`--fields __proto__.toString`).
+// (`--fields __proto__.toString`). A path goes into arrays too (`tags.0`).
 export function getPath(record: unknown, path: string): unknown {
   let current: unknown = record
   for (const segment of path.split('.')) {
-    if (!isObject(current) || !Object.hasOwn(current, segment)) return undefined
-    current = current[segment]
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, segment)) {
+      return undefined
+    }
+    current = (current as Record<string, unknown>)[segment]
   }
   return current
 }
@@ -39,7 +39,7 @@ export function pickFields(record: OutputRecord, fields: readonly string[]): Out
     let target = picked
     for (const segment of segments) {
       const next = Object.hasOwn(target, segment) ? target[segment] : undefined
-      if (isObject(next) && !Array.isArray(next)) {
+      if (isPlainObject(next)) {
         // A copy, so that adding a sibling never writes into the caller's record.
         const copy = { ...next }
         setOwn(target, segment, copy)

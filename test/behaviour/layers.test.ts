@@ -1,6 +1,6 @@
 // Imports run downward only: start-up (start: the launchers and the snapshot, which load the
-// root) → the root (cli) → commands → cmdutil → sandbox → io / api / config →
-// errors. io, api and config sit side by side and import none of each other. A test that fails on
+// root) → the root (cli) → commands → cmdutil → sandbox → io / api / config → errors → util.
+// io, api and config sit side by side and import none of each other. A test that fails on
 // any import that runs back up, static or dynamic, so the house keeps no circle.
 import { readdir, readFile } from 'node:fs/promises'
 import { dirname, join, normalize, relative } from 'node:path'
@@ -20,6 +20,7 @@ const RANK: Record<string, number> = {
   config: 4,
   'errors.ts': 5,
   types: 5,
+  'util.ts': 6,
 }
 
 async function sources(dir: string): Promise<string[]> {

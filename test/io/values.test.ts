@@ -26,6 +26,12 @@ describe('getPath', () => {
     expect(getPath(chamber, 'hq_id')).toBeNull()
   })
 
+  it('walks into arrays by index', () => {
+    const tagged = { tags: [{ name: 'a' }, 'b'] }
+    expect(getPath(tagged, 'tags.0.name')).toBe('a')
+    expect(getPath(tagged, 'tags.1')).toBe('b')
+  })
+
   it('never reads inherited properties', () => {
     expect(getPath(chamber, 'toString')).toBeUndefined()
     expect(getPath(chamber, '__proto__.toString')).toBeUndefined()

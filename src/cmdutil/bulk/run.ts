@@ -23,7 +23,6 @@ import type { ExitCode as ExitCodeType, CliError } from '../../errors.js'
 import {
   bulkSummary,
   continueLine,
-  count,
   startBulkProgress,
   writeBulkResults,
 } from '../../io/bulk-output.js'
@@ -32,6 +31,7 @@ import type { Batches, OutputRecord } from '../../io/output.js'
 import { batchesOf } from '../../io/output.js'
 import type { StopReason } from '../../io/streams.js'
 import { writeNote } from '../../io/wrap.js'
+import { count, plural } from '../../util.js'
 import type { Context } from '../context.js'
 import { Pace } from './pace.js'
 
@@ -470,8 +470,4 @@ function planRun(earlier: EarlierRun | undefined, opts: BulkRunOptions): Plan {
     )
   }
   return { skipping: false }
-}
-
-function plural(n: number, noun: string): string {
-  return n === 1 ? noun : `${noun}s`
 }

@@ -8,6 +8,7 @@ import { ApiError } from '../../api/errors.js'
 import { chambers, checkFields } from '../../api/resources/index.js'
 import type { Context } from '../../cmdutil/context.js'
 import { UsageError } from '../../errors.js'
+import { isPlainObject } from '../../util.js'
 import { confirmOrCancel, promptSearch, promptSelect, promptText } from '../../io/prompt.js'
 import type { Choice } from '../../io/prompt.js'
 import { readJsonObject } from '../../io/records-input.js'
@@ -77,7 +78,7 @@ async function gather(opts: Options, ctx: Context): Promise<Record<string, unkno
   if (opts.name !== undefined) body.name = opts.name
   if (opts.type !== undefined) body.type = opts.type
   if (opts.hqId !== undefined) body.hq_id = opts.hqId
-  let address = isObject(body.address) ? { ...body.address } : undefined
+  let address = isPlainObject(body.address) ? { ...body.address } : undefined
   if (opts.address !== undefined) address = { ...address, ...parseAddress(opts.address) }
   if (opts.addressField?.length) address = { ...address, ...Object.fromEntries(opts.addressField) }
   if (address !== undefined) body.address = address
@@ -91,12 +92,8 @@ function parseAddress(json: string): Record<string, unknown> {
   } catch {
     throw new UsageError(`--address: not valid JSON; give an object like '{"city":"Berlin"}'`)
   }
-  if (!isObject(value)) throw new UsageError('--address: must be a JSON object')
+  if (!isPlainObject(value)) throw new UsageError('--address: must be a JSON object')
   return value
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 type Hq = { id: string; name?: string }

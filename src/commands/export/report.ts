@@ -4,6 +4,7 @@ import { idText, isAnswerId } from '../../api/answers.js'
 import type { AnswerRecord } from '../../api/answers.js'
 import type { Context } from '../../cmdutil/context.js'
 import { escapeForTerminal } from '../../io/terminal-text.js'
+import { count as formatCount, plural } from '../../util.js'
 
 // Left-out records named in the warning; the rest are counted.
 const NAMED = 5
@@ -86,5 +87,5 @@ function listed(items: readonly string[], total: number): string {
 }
 
 export function count(n: number, noun: string): string {
-  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`
+  return `${formatCount(n)} ${plural(n, noun)}`
 }

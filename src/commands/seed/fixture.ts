@@ -5,6 +5,7 @@ import { chamberCreateSchema, formatPath, memberCreateSchema } from '../../api/s
 import type { ChamberCreate, MemberCreate } from '../../api/schemas.js'
 import { emailKey } from '../../api/email.js'
 import { UsageError } from '../../errors.js'
+import { isPlainObject, plural } from '../../util.js'
 import { readInputText } from '../../io/input-text.js'
 import { checkNesting } from '../../io/nesting.js'
 import { unknownName } from '../../io/suggest.js'
@@ -84,8 +85,8 @@ async function parseText(name: string, text: string): Promise<unknown> {
 function checkFixture(document: unknown, name: string): Fixture {
   const problems: Problems = {}
   const add = (path: string, message: string) => (problems[path] ??= []).push(message)
-  const entries = isObject(document) ? document.chambers : undefined
-  if (isObject(document)) checkKeys(document, FIXTURE_KEYS, '', add)
+  const entries = isPlainObject(document) ? document.chambers : undefined
+  if (isPlainObject(document)) checkKeys(document, FIXTURE_KEYS, '', add)
   if (!Array.isArray(entries)) {
     add('chambers', 'must be a list of chambers')
     throw new UsageError(`${name} is not a seed fixture`, problems)
@@ -97,7 +98,7 @@ function checkFixture(document: unknown, name: string): Fixture {
   const chambers: FixtureChamber[] = []
   entries.forEach((entry, i) => {
     const path = `chambers[${i}]`
-    if (!isObject(entry)) return add(path, 'must be an object')
+    if (!isPlainObject(entry)) return add(path, 'must be an object')
     const chamber = checkChamber(entry, path, add)
     if (typeof entry.key !== 'string' || entry.key.trim() === '') return
     const twin = nodes.get(entry.key)
@@ -115,7 +116,7 @@ function checkFixture(document: unknown, name: string): Fixture {
   if (Object.keys(problems).length) {
     const count = Object.values(problems).flat().length
     throw new UsageError(
-      `${name} has ${count} problem${count === 1 ? '' : 's'}; nothing was sent`,
+      `${name} has ${count} ${plural(count, 'problem')}; nothing was sent`,
       Object.fromEntries(Object.entries(problems).sort(([a], [b]) => byPath.compare(a, b))),
     )
   }
@@ -161,7 +162,7 @@ function checkChamber(
     const emails = new Map<string, string>()
     members.forEach((member, j) => {
       const memberPath = `${path}.members[${j}]`
-      if (isObject(member) && !checkKeys(member, MEMBER_KEYS, memberPath, add)) valid = false
+      if (isPlainObject(member) && !checkKeys(member, MEMBER_KEYS, memberPath, add)) valid = false
       const result = memberCreateSchema.safeParse(member)
       if (!result.success) {
         for (const issue of result.error.issues) {
@@ -226,7 +227,3 @@ function cycleFrom(start: Node, byKey: Map<string, Node>): string[] | undefined 
 
 // chambers[2] before chambers[10], in the order of the file.
 const byPath = new Intl.Collator('en', { numeric: true })
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
