@@ -53,23 +53,6 @@ export function idAndName(record: AnswerRecord): { id: string; name?: string } |
 
 export const answerRecord = z.custom<AnswerRecord>(isPlainObject, { error: 'must be an object' })
 
-// A record whose id the command must use again (a created chamber's, for its members).
-export const recordWithId = z
-  .custom<AnswerRecord & { id: AnswerId }>(isPlainObject, {
-    error: 'must be an object',
-  })
-  .check(
-    z.superRefine((record, ctx) => {
-      if (isAnswerId(record.id)) return
-      ctx.addIssue({
-        code: 'custom',
-        path: ['id'],
-        input: record.id,
-        message: record.id === undefined ? 'is required' : 'must be a non-empty string or a number',
-      })
-    }),
-  )
-
 export const listAnswer = z.looseObject({
   data: z.array(answerRecord),
   meta: z.optional(z.unknown()),

@@ -149,26 +149,6 @@ export const tokenRequestSchema = z.object({
     error: (issue) => (issue.input === undefined ? 'is required' : 'must be client_credentials'),
   }),
 })
-export type TokenRequest = z.infer<typeof tokenRequestSchema>
 
 // The sandbox's token answer; the client reads any server's with answers.ts' tokenAnswer.
 export type TokenResponse = { access_token: string; token_type: string; expires_in: number }
-
-// The sandbox's error bodies: 401 {error: invalid_client|invalid_token, error_description},
-// 404 {error}, 422 {error, fields}. The client reads any server's with readErrorBody.
-export const oauthErrorSchema = z.looseObject({
-  error: z.string(),
-  error_description: z.optional(z.string()),
-})
-export const notFoundErrorSchema = z.looseObject({ error: z.string() })
-export const fieldErrorsSchema = z.record(z.string(), z.array(z.string()))
-export const validationErrorSchema = z.looseObject({
-  error: z.string(),
-  fields: fieldErrorsSchema,
-})
-export const apiErrorBodySchema = z.looseObject({
-  error: z.string(),
-  error_description: z.optional(z.string()),
-  fields: z.optional(fieldErrorsSchema),
-})
-export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>

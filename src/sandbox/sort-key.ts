@@ -9,9 +9,6 @@
 // digits (also full-width ones) count as numbers.
 import { LATIN_SPELLINGS } from '../io/latin.js'
 
-// Bump when the key changes: stored keys are then recomputed on open.
-export const SORT_KEY_VERSION = 1
-
 // ICU's root order of ASCII whitespace, punctuation and symbols but $ (currency comes later).
 const SYMBOLS = '\t\n\v\f\r _-,;:!?.\'"()[]{}@*/\\&#%`^+<=>|~'
 const SYMBOL_WEIGHT = new Map([...SYMBOLS].map((char, i) => [char, String.fromCharCode(0x01 + i)]))

@@ -4,21 +4,17 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect } from 'vitest'
+import { API_VERSIONS } from '../../src/api/schemas.js'
+import type { ApiVersion, ListEnvelope, TokenResponse } from '../../src/api/schemas.js'
+import { startSandbox } from '../../src/sandbox/server.js'
+import type { Sandbox, SandboxOptions } from '../../src/sandbox/server.js'
 import {
-  API_VERSIONS,
   apiErrorBodySchema,
   notFoundErrorSchema,
   oauthErrorSchema,
   validationErrorSchema,
-} from '../../src/api/schemas.js'
-import type {
-  ApiErrorBody,
-  ApiVersion,
-  ListEnvelope,
-  TokenResponse,
-} from '../../src/api/schemas.js'
-import { startSandbox } from '../../src/sandbox/server.js'
-import type { Sandbox, SandboxOptions } from '../../src/sandbox/server.js'
+} from './error-bodies.js'
+import type { ApiErrorBody } from './error-bodies.js'
 
 export const VERSIONS = API_VERSIONS
 export const DAY = 86_400_000
