@@ -1,7 +1,6 @@
 // Builds the API client for a command: where to connect (flags > env > profile, or the embedded
 // sandbox) and how to authenticate (CHAMBERCTL_TOKEN, client credentials from env or profile,
 // the profile's cached token). Imported only by commands that talk to the API.
-import { linkSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { TokenManager, isUsable } from '../api/auth.js'
 import type { CachedToken, TokenManagerOptions } from '../api/auth.js'
@@ -117,29 +116,13 @@ function refuseInsecure(ctx: Context, baseUrl: string): void {
 }
 
 async function embeddedSandbox(ctx: Context): Promise<Connection> {
-  const { startSandbox, importNotice } = await import('../sandbox/server.js')
+  const { startSandbox } = await import('../sandbox/server.js')
   const dir = configDir(ctx.io.env)
   ensureConfigDir(dir)
   // Processes at once share the database; SQLite serializes their writes, one at a time.
-  const dataFile = join(dir, 'sandbox.db')
-  adoptJsonDataFile(join(dir, 'sandbox.json'), dataFile)
-  const sandbox = await startSandbox({ port: 0, dataFile })
+  const sandbox = await startSandbox({ port: 0, dataFile: join(dir, 'sandbox.db') })
   ctx.cleanup.push(() => sandbox.close())
-  if (sandbox.imported && !ctx.globals.quiet) {
-    ctx.io.err.write(`${importNotice(dataFile, sandbox.imported)}\n`)
-  }
   return { baseUrl: sandbox.baseUrl(ctx.globals.sandbox!), ...sandbox.credentials }
-}
-
-// Earlier versions kept the embedded sandbox's data in sandbox.json. It becomes sandbox.db (and
-// is imported when opened) unless that exists already; a link fails rather than replace it.
-function adoptJsonDataFile(json: string, database: string): void {
-  try {
-    linkSync(json, database)
-  } catch {
-    return
-  }
-  rmSync(json, { force: true })
 }
 
 // Whose credentials a command uses: the sandbox's, the environment's alone (a base URL and a

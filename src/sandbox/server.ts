@@ -22,7 +22,6 @@ import { HttpError, notFound, sendJson } from './http.js'
 import { isTokenRoute, route } from './routes.js'
 import type { Answer, RouteContext } from './routes.js'
 import { DataFileError, Store } from './store.js'
-import type { Opened } from './store.js'
 
 export const DEFAULT_CREDENTIALS: Credentials = {
   clientId: 'sandbox-client',
@@ -33,8 +32,7 @@ export type SandboxOptions = {
   host?: string
   // 0 picks a free port.
   port?: number
-  // The SQLite database to use, created when it does not exist (in memory without one). A JSON
-  // data file of an earlier version is imported into a database at the same path.
+  // The SQLite database to use, created when it does not exist (in memory without one).
   dataFile?: string
   empty?: boolean
   // Members to add to the large demo chamber before serving, generated like the demo data.
@@ -69,8 +67,6 @@ export type Sandbox = {
   port: number
   baseUrl(version: ApiVersion): string
   credentials: Credentials
-  // What a JSON data file held when it was imported at start.
-  imported?: Opened['imported']
   close(): Promise<void>
 }
 
@@ -88,7 +84,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clientSecret: options.clientSecret ?? DEFAULT_CREDENTIALS.clientSecret,
   }
   const initial = () => (options.empty ? emptyDataset() : demoDataset(now()))
-  const { store, imported } = await Store.open({ path: options.dataFile, initial })
+  const store = Store.open({ path: options.dataFile, initial })
   try {
     if (options.demoMembers) addDemoMembers(store, options.demoMembers)
   } catch (error) {
@@ -201,7 +197,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port: address.port,
     baseUrl: (version) => `${origin}/${version}`,
     credentials,
-    imported,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
@@ -209,12 +204,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       })
     },
   }
-}
-
-// The line that tells a user that their JSON data file is now a database.
-export function importNotice(path: string, imported: NonNullable<Opened['imported']>): string {
-  const { chambers, members, events } = imported
-  return `Imported ${path}, a JSON data file of an earlier chamberctl (${chambers} chambers, ${members} members, ${events} events), into a SQLite database at the same path.`
 }
 
 function addDemoMembers(store: Store, count: number): void {

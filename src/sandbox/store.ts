@@ -8,8 +8,7 @@ import { instantOf } from '../api/params.js'
 import { emailKey } from '../api/email.js'
 import { SORT_FIELDS } from '../api/resources/index.js'
 import type { SortableResource } from '../api/resources/index.js'
-import { DataFileError, dataFileKind, readJsonDataFile, removeLeftovers } from './data-file.js'
-import { replaceFile, temporaryPath } from './data-file.js'
+import { DataFileError } from './data-file.js'
 import type { Dataset, StoredChamber, StoredEvent, StoredMember } from './data-file.js'
 import type { Grant, Grants } from './auth.js'
 import { sortKey } from './sort-key.js'
@@ -21,13 +20,6 @@ export type { Dataset, StoredChamber, StoredEvent, StoredMember }
 const FORMAT = 'chamberctl-sandbox/2'
 // How long a write waits for another process's write to finish.
 const BUSY_TIMEOUT_MS = 30_000
-// How long a process waits for another one importing the same JSON data file, retrying every
-// half second; and how old the lock of an import must be to have been left by a process that
-// died. The import is synchronous work that keeps proper-lockfile from refreshing its lock, so
-// the lock counts as stale only well past the time any import takes.
-const IMPORT_TIMEOUT_MS = 10 * 60_000
-const IMPORT_RETRY_MS = 500
-const IMPORT_STALE_MS = 2 * 60_000
 
 // Page cache sizes in KiB, negated as PRAGMA cache_size takes them: enough for the upper levels of
 // every index of a million members, and a large one while a fill builds its indexes.
@@ -107,12 +99,6 @@ export type OpenOptions = {
   initial: () => Dataset
 }
 
-export type Opened = {
-  store: Store
-  // Set when the file was a JSON data file of an earlier version, now imported.
-  imported?: { chambers: number; members: number; events: number }
-}
-
 export class DuplicateEmailError extends Error {}
 
 // Where the page after one just served begins: the last record's sort key and row number.
@@ -150,13 +136,10 @@ export class Store implements Grants {
     private readonly location: string,
   ) {}
 
-  static async open({ path, initial }: OpenOptions): Promise<Opened> {
-    if (path === undefined) return { store: Store.create(':memory:', initial) }
-    removeLeftovers(path)
-    let imported: Opened['imported']
-    if (dataFileKind(path) === 'json') imported = await Store.importJson(path)
-    else createPrivateFile(path)
-    return { store: Store.create(path, initial), imported }
+  static open({ path, initial }: OpenOptions): Store {
+    if (path === undefined) return Store.create(':memory:', initial)
+    createPrivateFile(path)
+    return Store.create(path, initial)
   }
 
   private static create(location: string, initial: () => Dataset): Store {
@@ -204,33 +187,6 @@ export class Store implements Grants {
       for (const statement of INDEXES) this.db.exec(statement)
     })
     return this
-  }
-
-  // Converts the JSON data file of an earlier version into a database at the same path, once:
-  // built beside it and renamed over it, under a lock so that a second process waits and then
-  // opens the database instead of importing again.
-  private static async importJson(path: string): Promise<Opened['imported']> {
-    const release = await lockImport(path)
-    try {
-      if (dataFileKind(path) !== 'json') return undefined
-      const dataset = readJsonDataFile(path)
-      const temporary = temporaryPath(path)
-      createPrivateFile(temporary)
-      const { DatabaseSync } = loadSqlite()
-      const db = new DatabaseSync(temporary)
-      try {
-        // A crash leaves only the temporary file, which the next start removes.
-        db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF')
-        new Store(db, path).initialize(() => dataset)
-      } finally {
-        db.close()
-      }
-      replaceFile(temporary, path)
-      const { chambers, members, events } = dataset
-      return { chambers: chambers.length, members: members.length, events: events.length }
-    } finally {
-      await release().catch(() => {})
-    }
   }
 
   close(): void {
@@ -697,30 +653,6 @@ function createPrivateFile(path: string): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
   }
-}
-
-// The lock of a JSON data file's one-time import, for as long as the import takes.
-async function lockImport(path: string): Promise<() => Promise<void>> {
-  const { lock } = (await import('proper-lockfile')).default
-  return lock(path, {
-    realpath: false,
-    lockfilePath: `${path}.lock`,
-    stale: IMPORT_STALE_MS,
-    retries: {
-      retries: Math.ceil(IMPORT_TIMEOUT_MS / IMPORT_RETRY_MS),
-      factor: 1,
-      minTimeout: IMPORT_RETRY_MS,
-      maxTimeout: IMPORT_RETRY_MS,
-    },
-    // Taken over by a peer that found it stale: both build the same database from the same
-    // file, each renaming its own finished copy over the JSON.
-    onCompromised: () => {},
-  }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ELOCKED') throw error
-    throw new DataFileError(
-      `${path} is being imported by another chamberctl (lock ${path}.lock); try again when it has finished`,
-    )
-  })
 }
 
 // SQLite's order of two (sort key, row number) pairs: numbers by value, text by its bytes (UTF-8:

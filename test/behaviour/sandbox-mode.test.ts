@@ -39,23 +39,6 @@ describe('--sandbox', () => {
     expect(tsvColumn(listed.stdout)).toContain(id)
   })
 
-  it('imports the sandbox.json of an earlier version once, saying so', async () => {
-    const dir = tempDir()
-    const chamber = { id: 'ch_0001', name: 'Kept', type: 'hq', created_at: '2024-01-01T00:00:00Z' }
-    const data = { format: 'chamberctl-sandbox/1', chambers: [chamber], members: [], events: [] }
-    writeFileSync(path.join(dir, 'sandbox.json'), JSON.stringify(data))
-    const first = await run(['chambers', 'list', '--sandbox'], dir)
-    expect(first.code, first.stderr).toBe(0)
-    expect(first.stderr).toBe(
-      `Imported ${path.join(dir, 'sandbox.db')}, a JSON data file of an earlier chamberctl (1 chambers, 0 members, 0 events), into a SQLite database at the same path.\n`,
-    )
-    expect(tsvColumn(first.stdout)).toEqual(['ch_0001'])
-    expect(existsSync(path.join(dir, 'sandbox.json'))).toBe(false)
-    const second = await run(['chambers', 'list', '--sandbox'], dir)
-    expect(second.stderr).toBe('')
-    expect(tsvColumn(second.stdout)).toEqual(['ch_0001'])
-  })
-
   it('serves v2 reads: events, filters, --include, --all', async () => {
     const dir = tempDir()
     const events = await run(['events', 'list', BIG_CHAMBER, '--sandbox', '--status', 'past'], dir)

@@ -46,7 +46,7 @@ async function filledStore(): Promise<{ store: Store; chamber: ChamberRow }> {
     status: 'active',
     created_at: '2020-01-01T00:00:00.000Z',
   } as never)
-  const { store } = await Store.open({ initial: () => dataset })
+  const store = Store.open({ initial: () => dataset })
   const chamber = store.getChamber(CHAMBER)!
   store.addMembers(chamber, MEMBERS, (i, n) => demoMember(CHAMBER, 'deep.example', i, n))
   return { store, chamber: store.getChamber(CHAMBER)! }

@@ -6,7 +6,7 @@ import { CliError } from '../../errors.js'
 import { shellWord } from '../../io/shell-word.js'
 import { replaceFile, temporaryPath } from '../../sandbox/data-file.js'
 import { DEMO_LARGE_CHAMBER_ID } from '../../sandbox/demo-data.js'
-import { importNotice, startSandbox } from '../../sandbox/server.js'
+import { startSandbox } from '../../sandbox/server.js'
 import type { Sandbox } from '../../sandbox/server.js'
 import { DataFileError } from '../../sandbox/store.js'
 
@@ -65,7 +65,6 @@ export async function serve(
   }).catch((error: unknown) => {
     throw explain(error, opts)
   })
-  if (!quiet && sandbox.imported) io.err.write(`${importNotice(opts.data!, sandbox.imported)}\n`)
   if (!quiet && opts.demoMembers) {
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
     io.err.write(
