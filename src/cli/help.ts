@@ -15,18 +15,8 @@ import { colorEnabled } from '../io/color.js'
 import type { IO } from '../io/streams.js'
 import { isNear } from '../io/suggest.js'
 import type { Page, renderMarkdown } from './render.js'
-
-// The topics of `chamberctl help <topic>`, with the line the root help shows for each. Their
-// text lives in src/cli/topics/ and is loaded only when asked for.
-export const TOPICS = {
-  environment: 'the environment variables chamberctl reads',
-  'exit-codes': 'what each exit code means; errors, retries and timeouts',
-  formatting: 'output formats, tables, --fields, --jq and paging',
-  bulk: 'creating chambers and members, one or many; --resume',
-  fixtures: 'the fixture file of seed and export',
-  credentials: 'profiles, where secrets live, credentials in CI',
-} as const
-export type Topic = keyof typeof TOPICS
+import { commandPath, isHidden, TOPICS } from './tree.js'
+import type { Topic } from './tree.js'
 
 const MANUAL_PAGES = {
   options: 'the global options',
@@ -281,17 +271,6 @@ export function findCommand(program: Command, path: readonly string[]): Command 
     command = next
   }
   return command
-}
-
-export function commandPath(command: Command): string[] {
-  const names: string[] = []
-  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name())
-  return names
-}
-
-export function isHidden(command: Command): boolean {
-  // commander keeps `hidden` on the instance without a public getter.
-  return (command as unknown as { _hidden?: boolean })._hidden === true
 }
 
 // The commands (or topics) a typo most likely meant, by name or alias; otherwise every command,

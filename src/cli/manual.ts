@@ -9,8 +9,8 @@ import fixtures from './topics/fixtures.md?raw'
 import formatting from './topics/formatting.md?raw'
 import commands from './topics/commands.md?raw'
 import { examplesOf, longOf, takesGlobal, topicsOf } from '../cmdutil/manual.js'
-import type { Topic } from './help.js'
-import { commandPath, isHidden } from './help.js'
+import type { Topic } from './tree.js'
+import { commandPath, isHidden } from './tree.js'
 
 export const TOPIC_TEXT: Record<Topic, string> = {
   environment,
