@@ -8,6 +8,7 @@ import type { Context } from './context.js'
 import type { OutputRecord } from '../io/output.js'
 import type { IO } from '../io/streams.js'
 import { writeBatches, writeRecord } from '../io/output.js'
+import { painter } from '../io/color.js'
 import { clearingProgress, startProgress } from '../io/progress.js'
 import { wrapText } from '../io/wrap.js'
 import { count as formatCount } from '../util.js'
@@ -87,7 +88,7 @@ async function list<T extends OutputRecord>(
     if (!walking && count > 0 && globals.format === 'table' && io.stderrIsTTY && !globals.quiet) {
       const note = moreNote(lastMeta, count, noun)
       const text = note && wrapText(note, io.stderrWidth)
-      if (text) io.err.write(globals.errorColor ? `\u001b[2m${text}\u001b[22m\n` : `${text}\n`)
+      if (text) io.err.write(`${painter(globals.errorColor)('dim', text)}\n`)
     }
   } finally {
     progress?.stop()

@@ -4,6 +4,7 @@
 // not work out are printed: with 2,000 rows, the failures would otherwise scroll away.
 import type { Column } from '../types/columns.js'
 import { count, plural } from '../util.js'
+import { CLEAR_LINE, SAVE_CURSOR } from './color.js'
 import type { OutputFormat } from './format.js'
 import type { JqProgram } from './jq.js'
 import type { Batches, OutputIO, OutputRecord } from './output.js'
@@ -183,7 +184,7 @@ export async function startBulkProgress(
       bar.update(value, { waiting, waited: waiting.replace(/:.*/, '') })
     },
     clear() {
-      if (io.stdoutIsTTY) io.err.write('\r\u001b[2K')
+      if (io.stdoutIsTTY) io.err.write(CLEAR_LINE)
     },
     stop() {
       if (stopped) return
@@ -191,7 +192,7 @@ export async function startBulkProgress(
       bar.update(value, { rate: count(rate()), done: count(value) })
       // cli-progress returns the cursor to where the bar started before ending its line; records
       // printed since then would be written over. Saved here, the cursor stays on this line.
-      io.err.write('\u001b7')
+      io.err.write(SAVE_CURSOR)
       bar.stop()
     },
   }

@@ -1,5 +1,5 @@
 // Writes records in the chosen output format (contract §1, §4). Every format is written here and
-// nowhere else. Heavy modules (string-width, chalk, csv-stringify) are loaded only by the format
+// nowhere else. Heavy modules (string-width, csv-stringify) are loaded only by the format
 // that needs them, so this module is cheap to import.
 //
 // Decisions worth knowing:
@@ -21,6 +21,7 @@
 //   To a pipe or a file every format is written byte for byte as it is.
 import type { Writable } from 'node:stream'
 import type { Column } from '../types/columns.js'
+import { painter } from './color.js'
 import type { OutputFormat } from './format.js'
 import type { JqProgram } from './jq.js'
 import type { IO } from './streams.js'
@@ -216,8 +217,7 @@ export function writeError(
   opts: { format: OutputFormat; color: boolean; width?: (text: string) => number },
 ): void {
   const displayWidth = opts.width ?? ((text: string) => text.length)
-  // The SGR codes chalk uses for red; not worth loading chalk for one word.
-  const label = opts.color ? '\u001b[31merror:\u001b[39m' : 'error:'
+  const label = painter(opts.color)('red', 'error:')
   // Each line of the message wrapped to the terminal (a list of missing flags is long), the label
   // coloured once the line is fitted.
   const message = escapeForTerminal(error.message.trimEnd(), '\n\t')
@@ -254,16 +254,11 @@ const JSON_TOKEN =
 
 function jsonPainter(io: OutputIO, opts: Pick<OutputOptions, 'color'>): (json: string) => string {
   if (!io.stdoutIsTTY || !opts.color) return (json) => json
+  const paint = painter(true)
   return (json) =>
     json.replace(JSON_TOKEN, (token: string, text?: string, colon?: string) => {
-      if (text === undefined) {
-        return /^[tfn]/.test(token)
-          ? `\u001b[33m${token}\u001b[39m`
-          : `\u001b[36m${token}\u001b[39m`
-      }
-      return colon === undefined
-        ? `\u001b[32m${text}\u001b[39m`
-        : `\u001b[1;34m${text}\u001b[22;39m${colon}`
+      if (text === undefined) return paint(/^[tfn]/.test(token) ? 'yellow' : 'cyan', token)
+      return colon === undefined ? paint('green', text) : `${paint(['bold', 'blue'], text)}${colon}`
     })
 }
 

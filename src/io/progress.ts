@@ -1,6 +1,7 @@
 // A one-line progress note on stderr, only on a TTY, never when stdout is a pipe (its reader may
 // draw on the same terminal: `| less`) and never with -q: scripts see nothing. In accessible mode
 // nothing is redrawn in place: the note is a plain line now and then (plainLines).
+import { CLEAR_LINE } from './color.js'
 import type { IO } from './streams.js'
 
 export type Progress = { update(text: string): void; stop(): void }
@@ -15,11 +16,11 @@ export function startProgress(
   let shown = false
   return {
     update(text) {
-      io.err.write(`\r\u001b[2K${text}`)
+      io.err.write(`${CLEAR_LINE}${text}`)
       shown = true
     },
     stop() {
-      if (shown) io.err.write('\r\u001b[2K')
+      if (shown) io.err.write(CLEAR_LINE)
       shown = false
     },
   }

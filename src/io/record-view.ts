@@ -5,6 +5,7 @@
 import stringWidth from 'string-width'
 import type { Column } from '../types/columns.js'
 import { isPlainObject } from '../util.js'
+import { painter } from './color.js'
 import { startTable, tableCell } from './table.js'
 import { escapeForTerminal } from './terminal-text.js'
 import { getPath } from './values.js'
@@ -34,10 +35,8 @@ export async function renderRecord(
   record: OutputRecord,
   opts: RecordViewOptions,
 ): Promise<RenderedRecord> {
-  // A chalk of a fixed level: the caller has decided about colour (see table.ts).
-  const bold = opts.color
-    ? new (await import('chalk')).Chalk({ level: 1 }).bold
-    : (text: string) => text
+  const paint = painter(opts.color)
+  const bold = (text: string) => paint('bold', text)
   const keys =
     opts.fields ??
     [

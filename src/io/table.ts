@@ -1,7 +1,7 @@
 // Tables for a person at a terminal, the way gh and kubectl print them: no borders, a header row
 // (bold with colour), two spaces between columns, fitted to the terminal. The columns come from a
 // resource's descriptor (src/api/resources); nothing here knows a column by its name. Only reached
-// through a dynamic import from output.ts, so no other output mode pays for string-width or chalk.
+// through a dynamic import from output.ts, so no other output mode pays for string-width.
 //
 // A table streams: its columns are chosen from the declarations and the terminal width alone, its
 // widths are settled by the first records, and every later batch of records is printed in them
@@ -9,6 +9,7 @@
 // the room the terminal has left on its row: it is cut only at the terminal's width.
 import stringWidth from 'string-width'
 import type { Column } from '../types/columns.js'
+import { painter } from './color.js'
 import { escapeForTerminal } from './terminal-text.js'
 import { cellText, getPath } from './values.js'
 import type { OutputRecord } from './values.js'
@@ -164,7 +165,7 @@ export async function startTable(
   first: readonly OutputRecord[],
   opts: TableOptions,
 ): Promise<Table> {
-  const colors = await loadColors(opts.color)
+  const paint = painter(opts.color)
   let shown = chooseColumns(columns, opts)
   const widest = (column: Column) => {
     let widest = cellWidth(column.field)
@@ -204,10 +205,10 @@ export async function startTable(
         )
       : fitFree(natural, free, [(at) => floorOf(shown[at]!), () => MIN_CELL_WIDTH], opts.width)
 
-  const bold = (text: string) => colors?.bold(text) ?? text
-  const paint = (text: string, column: Column) => {
+  const bold = (text: string) => paint('bold', text)
+  const painted = (text: string, column: Column) => {
     const color = column.state ? STATE_COLORS[text] : undefined
-    return color && colors ? colors[color](text) : text
+    return color ? paint(color, text) : text
   }
   const line = (cells: readonly string[], style: (text: string, column: Column) => string) => {
     const widths = rowWidths(cells, free, settled, opts.width)
@@ -237,7 +238,7 @@ export async function startTable(
       }
       for (const record of records) {
         const cells = shown.map((column) => tableCell(getPath(record, column.field), column))
-        text += `${line(cells, paint)}\n`
+        text += `${line(cells, painted)}\n`
       }
       return text
     },
@@ -263,14 +264,6 @@ function rowWidths(
     [(at) => settled[at]!, (at) => Math.min(settled[at]!, MIN_CELL_WIDTH)],
     width,
   )
-}
-
-async function loadColors(color: boolean) {
-  if (!color) return undefined
-  // A chalk instance with a fixed level: the caller has already decided about colour from the
-  // flags and io.env, and chalk's own detection would look at process.stdout instead.
-  const { Chalk } = await import('chalk')
-  return new Chalk({ level: 1 })
 }
 
 // Cut to `width` terminal cells with "…", by grapheme, so that no character is split.
