@@ -14,6 +14,13 @@ export const ExitCode = {
 } as const
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode]
 
+// The signals that end a run early, each with its exit code.
+export const SIGNAL_EXIT_CODES = {
+  SIGINT: ExitCode.interrupted,
+  SIGTERM: ExitCode.terminated,
+  SIGHUP: ExitCode.hangup,
+} as const
+
 export class CliError extends Error {
   constructor(
     message: string,

@@ -74,10 +74,9 @@ export async function main(
       if (error.exitCode === 0) return ExitCode.ok
       // Commander has printed its message already; scripts asking for JSON get the object too.
       if (wantsJson(argv)) {
+        const { jsonErrorLine } = await import('../io/error-output.js')
         const message = oneLine(error.message).replace(/^error: /, '')
-        io.err.write(
-          `${JSON.stringify({ error: { status: null, code: 'usage', message, fields: {} } })}\n`,
-        )
+        io.err.write(jsonErrorLine(io, { status: null, code: 'usage', message }))
       }
       return ExitCode.usage
     }
@@ -90,7 +89,7 @@ export async function main(
 async function report(error: unknown, io: IO, ctx: Context): Promise<number> {
   if (error instanceof SilentError) return error.exitCode
   const described = describeError(error, ctx.secrets.redact)
-  const { writeError } = await import('../io/output.js')
+  const { writeError } = await import('../io/error-output.js')
   const width = described.fields
     ? await import('string-width').then(
         (m) => m.default,

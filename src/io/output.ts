@@ -28,7 +28,7 @@ import type { IO } from './streams.js'
 import type { OutputRecord } from './values.js'
 import { escapeForTerminal, escapeJsonForTerminal } from './terminal-text.js'
 import { cellText, escapeTsv, getPath, pickFields } from './values.js'
-import { wrapText, writeNote } from './wrap.js'
+import { writeNote } from './wrap.js'
 
 export { getPath } from './values.js'
 export type { OutputRecord } from './values.js'
@@ -198,48 +198,6 @@ export async function writeJson(
 ): Promise<void> {
   if (opts.jq) return writeJq(io, opts.jq, JSON.stringify(value))
   return put(io.out, `${toJson(value, io.stdoutIsTTY)}\n`)
-}
-
-export type ErrorReport = {
-  status: number | null
-  code: string
-  message: string
-  fields?: Record<string, string[]>
-}
-
-// Synchronous and free of imports on purpose: it runs in the top-level error handler, which must
-// report even when the failure was a module that would not load.
-export function writeError(
-  io: Pick<IO, 'err'> & Partial<Pick<IO, 'stderrIsTTY' | 'stderrWidth'>>,
-  error: ErrorReport,
-  // Terminal cells a field name takes, to align the field table: string-width, which the caller
-  // loads only when there is a table, and which a failed load leaves to the name's length.
-  opts: { format: OutputFormat; color: boolean; width?: (text: string) => number },
-): void {
-  const displayWidth = opts.width ?? ((text: string) => text.length)
-  const label = painter(opts.color)('red', 'error:')
-  // Each line of the message wrapped to the terminal (a list of missing flags is long), the label
-  // coloured once the line is fitted.
-  const message = escapeForTerminal(error.message.trimEnd(), '\n\t')
-    .split('\n')
-    .map((line, i) =>
-      wrapText(i === 0 ? `error: ${line}` : line, io.stderrWidth, { measure: displayWidth }),
-    )
-    .join('\n')
-  let text = `${label}${message.slice('error:'.length)}\n`
-  const lines = Object.entries(error.fields ?? {}).flatMap(([field, messages]) =>
-    messages.map((message) => [escapeForTerminal(field), escapeForTerminal(message)] as const),
-  )
-  const width = Math.max(0, ...lines.map(([field]) => displayWidth(field)))
-  for (const [field, message] of lines) {
-    text += `  ${field}${' '.repeat(width - displayWidth(field))}  ${message}\n`
-  }
-  if (opts.format === 'json' || opts.format === 'ndjson') {
-    const { status, code, message } = error
-    const json = JSON.stringify({ error: { status, code, message, fields: error.fields ?? {} } })
-    text += `${io.stderrIsTTY ? escapeJsonForTerminal(json) : json}\n`
-  }
-  io.err.write(text)
 }
 
 function project(record: OutputRecord, fields: readonly string[] | undefined): OutputRecord {

@@ -6,8 +6,7 @@
 // In accessible mode no prompt needs an arrow key: a choice is a numbered list answered by typing
 // its number, a search is a typed value and then a number (as gh's accessible prompter asks).
 import { Writable } from 'node:stream'
-import { CancelError, CliError, ExitCode, SilentError } from '../errors.js'
-import { SIGNAL_EXIT_CODES } from './streams.js'
+import { CancelError, CliError, ExitCode, SIGNAL_EXIT_CODES, SilentError } from '../errors.js'
 import type { IO, StopReason } from './streams.js'
 import { escapeForTerminal } from './terminal-text.js'
 

@@ -4,15 +4,12 @@ import type { Readable, Writable } from 'node:stream'
 import { fstatSync } from 'node:fs'
 import { isatty } from 'node:tty'
 import type { Pager } from './pager.js'
-import { stdoutFailure } from '../errors.js'
+import { ExitCode, SIGNAL_EXIT_CODES, stdoutFailure } from '../errors.js'
 
 // Why a long run must wind down: a signal, or a stdout that was closed (`| head -1`, EPIPE) or
 // cannot be written (`> /dev/full`).
 export type StopReason = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'output closed' | 'output failed'
 
-// The exit code of a process ended by each signal (128 + its number), as a shell reports it;
-// without loading the error module for it.
-export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const
 type Signal = keyof typeof SIGNAL_EXIT_CODES
 const SIGNALS = Object.keys(SIGNAL_EXIT_CODES) as Signal[]
 
@@ -63,9 +60,9 @@ function watchStdout(): void {
       for (const handler of [...stopHandlers]) handler(reason, error)
       return
     }
-    if (reason === 'output closed') process.exit(process.exitCode ?? 0)
+    if (reason === 'output closed') process.exit(process.exitCode ?? ExitCode.ok)
     process.stderr.write(`${stdoutFailure(error)}\n`)
-    process.exit(1)
+    process.exit(ExitCode.failure)
   })
 }
 

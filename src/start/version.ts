@@ -2,7 +2,7 @@
 // single executable) before the CLI itself is loaded.
 import { writeSync } from 'node:fs'
 import { VERSION } from '../cmdutil/version.js'
-import { stdoutFailure } from '../errors.js'
+import { ExitCode, stdoutFailure } from '../errors.js'
 
 // True when `args` ask only for the version, which is then printed. Written to the file
 // descriptor, not through process.stdout: making that stream loads more of Node than the rest of
@@ -27,5 +27,5 @@ export function answerVersion(args: string[]): boolean {
 function failed(error: unknown): void {
   if ((error as NodeJS.ErrnoException).code === 'EPIPE') return
   process.stderr.write(`${stdoutFailure(error)}\n`)
-  process.exitCode = 1
+  process.exitCode = ExitCode.failure
 }

@@ -1,8 +1,12 @@
 // Exit codes (contract §6) and how errors are reported (§4): one `error:` line, plus a JSON object
 // on stderr with --json or -o ndjson.
+import { readdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { constants } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { SIGNAL_EXIT_CODES } from '../../src/errors.js'
 import {
   BIG_CHAMBER,
   closedPortUrl,
@@ -77,6 +81,17 @@ describe('exit 0 and 2', () => {
     const { code, stderr } = await run(['chambers', 'list', '--all', '--page', '2', '--json'])
     expect(code).toBe(2)
     expect(errorJson(stderr).error).toMatchObject({ status: null, code: 'usage' })
+  })
+
+  it('escapes a usage error as JSON for a terminal, as every error, so it parses the same', async () => {
+    const option = '--x\u202e'
+    const { code, stderr } = await run(['chambers', 'list', option, '--json'], {
+      stderrIsTTY: true,
+    })
+    expect(code).toBe(2)
+    const json = lines(stderr).find((line) => line.startsWith('{'))
+    expect(json).not.toContain('\u202e')
+    expect(errorJson(stderr).error.message).toContain(option)
   })
 
   it('exits 2 on a bad CHAMBERCTL_TIMEOUT', async () => {
@@ -306,5 +321,22 @@ describe('stack traces', () => {
   it('with --debug', async () => {
     const { stderr } = await run(['chambers', 'get', 'ch_9999', '--debug'])
     expect(stderr).toMatch(/\n\s+at /)
+  })
+})
+
+describe('the exit-code table', () => {
+  it('gives a run ended by a signal 128 + its number, as a shell reports it', () => {
+    for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
+      expect(code).toBe(128 + constants.signals[signal as keyof typeof SIGNAL_EXIT_CODES])
+    }
+  })
+
+  it('is the only place an exit code is written as a number', () => {
+    const src = new URL('../../src/', import.meta.url).pathname
+    const literal = /process\.exit(?:Code\s*=\s*|\()[^)\n]*?\b\d+\b|\bexitCode\s*\?\?\s*\d/
+    const found = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts') && file !== 'errors.ts')
+      .filter((file) => literal.test(readFileSync(join(src, file), 'utf8')))
+    expect(found).toEqual([])
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { OutputFormat } from '../../src/io/format.js'
-import { writeError } from '../../src/io/output.js'
+import { writeError } from '../../src/io/error-output.js'
 import { createTestIO } from '../helpers/test-io.js'
 import { ANSI } from './fixtures.js'
 
