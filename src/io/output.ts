@@ -19,23 +19,29 @@
 //   ndjson write the characters it escapes as JSON escapes (the same JSON), tsv and csv show
 //   them escaped as a table does (a line break in a cell as `\n`, so a record stays one line).
 //   To a pipe or a file every format is written byte for byte as it is.
-import type { Writable } from 'node:stream'
+//
+// The jobs live beside it: json-output.ts (json and ndjson text, colour), delimited.ts (tsv and
+// csv), table.ts and record-view.ts (tables), jq-output.ts (--jq), streaming.ts (batches and
+// back-pressure); the error writer is error-output.ts.
 import type { Column } from '../types/columns.js'
-import { painter } from './color.js'
+import { csvWriter, tsvRow } from './delimited.js'
 import type { OutputFormat } from './format.js'
 import type { JqProgram } from './jq.js'
-import type { IO } from './streams.js'
+import { filterEach, writeJq } from './jq-output.js'
+import { jsonPainter, toJson } from './json-output.js'
+import { batchesOf, mapBatches, put, stream } from './streaming.js'
+import type { Batches, OutputIO, Records } from './streaming.js'
+import { escapeForTerminal } from './terminal-text.js'
 import type { OutputRecord } from './values.js'
-import { escapeForTerminal, escapeJsonForTerminal } from './terminal-text.js'
-import { cellText, escapeTsv, getPath, pickFields } from './values.js'
+import { pickFields } from './values.js'
 import { writeNote } from './wrap.js'
 
 export { getPath } from './values.js'
 export type { OutputRecord } from './values.js'
-
-export type Records = AsyncIterable<OutputRecord> | Iterable<OutputRecord>
-// Records as they arrive in batches (a list's pages): each batch is written at once.
-export type Batches = AsyncIterable<readonly OutputRecord[]>
+// What commands write with besides the formats.
+export { writeJq } from './jq-output.js'
+export { batchesOf, put } from './streaming.js'
+export type { Batches, OutputIO, Records } from './streaming.js'
 
 export type OutputOptions = {
   format: OutputFormat
@@ -58,11 +64,6 @@ export type OutputOptions = {
   // --jq: json and ndjson records go through the filter instead of being printed.
   jq?: JqProgram
 }
-
-export type OutputIO = Pick<
-  IO,
-  'out' | 'err' | 'stdoutIsTTY' | 'stdoutWidth' | 'stderrWidth' | 'accessible'
->
 
 // What a terminal usually has when it does not say (not a TTY, but -o table asked for).
 export const DEFAULT_WIDTH = 100
@@ -204,55 +205,6 @@ function project(record: OutputRecord, fields: readonly string[] | undefined): O
   return fields ? pickFields(record, fields) : record
 }
 
-// JSON on a terminal in colour, as gh and jq show it: keys bold blue, strings green, numbers cyan,
-// true, false and null yellow. Never in a pipe (not even with FORCE_COLOR: a machine format stays
-// what it is) and never without colour (NO_COLOR, --no-color).
-const JSON_TOKEN =
-  /("(?:[^"\\]|\\.)*")(\s*:)?|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\b(?:true|false|null)\b/g
-
-function jsonPainter(io: OutputIO, opts: Pick<OutputOptions, 'color'>): (json: string) => string {
-  if (!io.stdoutIsTTY || !opts.color) return (json) => json
-  const paint = painter(true)
-  return (json) =>
-    json.replace(JSON_TOKEN, (token: string, text?: string, colon?: string) => {
-      if (text === undefined) return paint(/^[tfn]/.test(token) ? 'yellow' : 'cyan', token)
-      return colon === undefined ? paint('green', text) : `${paint(['bold', 'blue'], text)}${colon}`
-    })
-}
-
-// Pretty JSON is for a terminal, so it is escaped for one; compact JSON only when asked.
-function toJson(value: unknown, pretty = false, terminal = pretty): string {
-  const json = JSON.stringify(value, null, pretty ? 2 : undefined)
-  return terminal ? escapeJsonForTerminal(json) : json
-}
-
-function tsvRow(record: OutputRecord, columns: readonly string[], terminal: boolean): string {
-  const cell = (column: string) => {
-    const text = escapeTsv(cellText(getPath(record, column)))
-    return terminal ? escapeForTerminal(text) : text
-  }
-  return `${columns.map(cell).join('\t')}\n`
-}
-
-// With CRLF records csv-stringify quotes only fields holding a CRLF; any CR or LF needs quotes.
-const CSV_OPTIONS = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const
-
-async function csvWriter(columns: readonly string[], terminal: boolean) {
-  const [{ stringify }, { guardFormula }] = await Promise.all([
-    import('csv-stringify/sync'),
-    import('./csv-formula.js'),
-  ])
-  const shown = (text: string) => (terminal ? escapeForTerminal(text) : text)
-  const cell = (record: OutputRecord, column: string) =>
-    shown(guardFormula(cellText(getPath(record, column))))
-  return {
-    header: stringify([columns.map(shown)], CSV_OPTIONS),
-    // Cells are turned into text first: csv-stringify's own casts would write booleans as 1/''.
-    row: (record: OutputRecord) =>
-      stringify([columns.map((column) => cell(record, column))], CSV_OPTIONS),
-  }
-}
-
 // Said once, under the table: which columns did not fit and how to see them.
 function noteDropped(io: OutputIO, dropped: readonly string[], opts: OutputOptions): void {
   if (dropped.length === 0 || opts.quiet) return
@@ -265,114 +217,4 @@ function noteDropped(io: OutputIO, dropped: readonly string[], opts: OutputOptio
 function tableOptions(io: OutputIO, opts: OutputOptions) {
   const width = opts.wide ? Infinity : (opts.width ?? io.stdoutWidth ?? DEFAULT_WIDTH)
   return { color: opts.color, width }
-}
-
-// `input`: JSON text, handed to jq as it is (numbers keep every digit they came with).
-export async function writeJq(io: OutputIO, jq: JqProgram, input: string): Promise<void> {
-  const { lines, stderr } = jq.run(input, io.stdoutIsTTY)
-  // jq-wasm hands over stdout and stderr apart; the values go first.
-  if (lines.length) await put(io.out, `${lines.join('\n')}\n`)
-  // jq's messages quote the data they failed on.
-  if (stderr) io.err.write(`${escapeForTerminal(stderr, '\n')}\n`)
-}
-
-// Highest number of records, and bytes, handed to jq at once; each call costs a compilation.
-const JQ_BATCH_RECORDS = 1000
-const JQ_BATCH_BYTES = 1 << 20
-const WAITING = Symbol('waiting')
-
-// Once per record, as records arrive: the records at hand go to jq together, and a batch is run
-// as soon as the next records are not ready (a page is being fetched), so output keeps
-// streaming and memory stays flat whatever the number of records.
-async function filterEach(
-  io: OutputIO,
-  texts: AsyncIterable<readonly string[]>,
-  jq: JqProgram,
-): Promise<number> {
-  const iterator = texts[Symbol.asyncIterator]()
-  let batch: string[] = []
-  let bytes = 0
-  let count = 0
-  const flush = async () => {
-    if (batch.length === 0) return
-    const input = batch.join('\n')
-    batch = []
-    bytes = 0
-    await writeJq(io, jq, input)
-  }
-  let next = iterator.next()
-  for (;;) {
-    let ready = await Promise.race([
-      next,
-      new Promise<typeof WAITING>((r) => setImmediate(r, WAITING)),
-    ])
-    if (ready === WAITING) {
-      await flush()
-      ready = await next
-    }
-    if (ready.done) break
-    next = iterator.next()
-    for (const text of ready.value) {
-      batch.push(text)
-      bytes += text.length
-      count++
-      if (batch.length >= JQ_BATCH_RECORDS || bytes >= JQ_BATCH_BYTES) await flush()
-    }
-  }
-  await flush()
-  return count
-}
-
-// Records one by one are batches of one; a list in memory is one batch.
-export async function* batchesOf(records: Records): Batches {
-  if (Symbol.asyncIterator in records) {
-    for await (const record of records) yield [record]
-  } else {
-    const all = [...records]
-    if (all.length > 0) yield all
-  }
-}
-
-async function* mapBatches<T>(
-  batches: Batches,
-  map: (record: OutputRecord) => T,
-): AsyncIterable<T[]> {
-  for await (const batch of batches) yield batch.map(map)
-}
-
-async function stream(
-  out: Writable,
-  batches: Batches,
-  render: (record: OutputRecord, index: number) => string,
-  end: (count: number) => string = () => '',
-): Promise<number> {
-  let count = 0
-  for await (const batch of batches) {
-    let text = ''
-    for (const record of batch) text += render(record, count++)
-    if (text !== '') await put(out, text)
-    // A reader that is gone (a pager quit) wants no more pages.
-    if (out.destroyed) break
-  }
-  const tail = end(count)
-  if (tail !== '') await put(out, tail)
-  return count
-}
-
-// Honours backpressure, so a slow reader of a pipe slows the fetching of pages instead of
-// letting output pile up in memory. A stream that closes or fails releases the wait; its error
-// is reported by whoever owns the stream.
-export function put(out: Writable, chunk: string): Promise<void> {
-  if (out.write(chunk) || out.destroyed) return Promise.resolve()
-  return new Promise((resolve) => {
-    const done = () => {
-      out.off('drain', done)
-      out.off('close', done)
-      out.off('error', done)
-      resolve()
-    }
-    out.on('drain', done)
-    out.on('close', done)
-    out.on('error', done)
-  })
 }
