@@ -1,8 +1,9 @@
 // Builds the API client for a command: where to connect (flags > env > profile, or the embedded
 // sandbox) and how to authenticate (CHAMBERCTL_TOKEN, client credentials from env or profile,
 // the profile's cached token). Imported only by commands that talk to the API. The jobs live in
-// connect/: connection.ts (precedence), keyring.ts (a secret in the OS keyring), shared-token.ts
-// (one refresh for every process), insecure-http.ts (the plain-HTTP rule), sandbox.ts (--sandbox).
+// connect/: connection.ts (precedence), stored-secret.ts (a secret in the OS keyring),
+// shared-token.ts (one refresh for every process), insecure-http.ts (the plain-HTTP rule),
+// sandbox.ts (--sandbox).
 import { TokenManager } from '../api/auth.js'
 import { checkBaseUrl } from '../api/base-url.js'
 import { createClient, requestToken } from '../api/client.js'

@@ -6,7 +6,7 @@ import { ApiError } from '../../api/errors.js'
 import { tokenOwner } from '../../config/profiles.js'
 import type { Profile } from '../../config/profiles.js'
 import type { Context } from '../context.js'
-import { storedSecret } from './keyring.js'
+import { storedSecret } from './stored-secret.js'
 import { sharedRefresh } from './shared-token.js'
 
 export const LOGIN_HINT =
