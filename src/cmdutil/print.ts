@@ -5,7 +5,7 @@ import { pages } from '../api/paginate.js'
 import { columnsOf, fieldNames } from '../api/resources/index.js'
 import type { Descriptor } from '../api/resources/index.js'
 import type { Context } from './context.js'
-import type { OutputRecord } from '../io/output.js'
+import type { OutputOptions, OutputRecord } from '../io/output.js'
 import type { IO } from '../io/streams.js'
 import { writeBatches, writeRecord } from '../io/output.js'
 import { painter } from '../io/color.js'
@@ -74,15 +74,11 @@ async function list<T extends OutputRecord>(
   }
   try {
     // A page at a time: --all over 100,000 records is 1,000 writes, not 100,000.
-    const count = await writeBatches(io, clearingProgress(pages(counted, paging), progress), {
-      format: globals.format,
-      columns: columnsOf(resource, globals.fields),
-      fields: globals.fields,
-      color: globals.color,
-      wide: globals.wide,
-      quiet: globals.quiet,
-      jq: globals.jq,
-    })
+    const count = await writeBatches(
+      io,
+      clearingProgress(pages(counted, paging), progress),
+      outputOptions(globals, resource),
+    )
     if (count === 0 && globals.format === 'table' && !globals.quiet) io.err.write(`no ${noun}\n`)
     // A person at a terminal must not take one page for the whole list.
     if (!walking && count > 0 && globals.format === 'table' && io.stderrIsTTY && !globals.quiet) {
@@ -116,16 +112,21 @@ export async function printRecord(
   extra: readonly string[] = [],
 ): Promise<void> {
   await writeRecord(ctx.io, record, {
-    format: ctx.globals.format,
+    ...outputOptions(ctx.globals, resource),
     columns: columnsOf(resource, ctx.globals.fields ?? [...resource.columns, ...extra]),
     order: columnsOf(resource, fieldNames(resource)),
-    fields: ctx.globals.fields,
-    color: ctx.globals.color,
-    wide: ctx.globals.wide,
-    quiet: ctx.globals.quiet,
     sections:
       sections &&
       Object.fromEntries(Object.entries(sections).map(([key, list]) => [key, columnsOf(list)])),
-    jq: ctx.globals.jq,
   })
+}
+
+// What the global options say of output, for records of `resource`: its columns (those --fields
+// picked), the format, colour, --wide, -q and --jq.
+export function outputOptions(
+  globals: Pick<Context['globals'], 'format' | 'fields' | 'color' | 'wide' | 'quiet' | 'jq'>,
+  resource: Descriptor,
+): OutputOptions {
+  const { format, fields, color, wide, quiet, jq } = globals
+  return { format, columns: columnsOf(resource, fields), fields, color, wide, quiet, jq }
 }

@@ -1,10 +1,10 @@
 import { apiVersionOf, displayUrl } from '../../api/base-url.js'
 import { ApiError } from '../../api/errors.js'
-import { columnsOf } from '../../api/resources/index.js'
 import { profiles } from '../../api/resources/profiles.js'
 import { LOGIN_HINT, credentialSource } from '../../cmdutil/connect.js'
 import type { CredentialSource } from '../../cmdutil/connect.js'
 import type { Context } from '../../cmdutil/context.js'
+import { outputOptions } from '../../cmdutil/print.js'
 import { ExitCode, CliError, describeError } from '../../errors.js'
 import { tokenOwner } from '../../config/profiles.js'
 import type { Profile } from '../../config/profiles.js'
@@ -60,15 +60,7 @@ export async function status(ctx: Context): Promise<void> {
     places.config_file += describeMode(store.fileMode())
     await put(io.out, renderBlocks(records, source, globals.baseUrl, now, places))
   } else {
-    await writeList(io, records, {
-      format: globals.format,
-      columns: columnsOf(profiles, globals.fields),
-      fields: globals.fields,
-      color: globals.color,
-      wide: globals.wide,
-      quiet: globals.quiet,
-      jq: globals.jq,
-    })
+    await writeList(io, records, outputOptions(globals, profiles))
   }
 
   if ('error' in checked) {
