@@ -1,6 +1,6 @@
-// Writes records in the chosen output format (contract §1, §4). Every format is written here and
-// nowhere else. Heavy modules (string-width, csv-stringify) are loaded only by the format
-// that needs them, so this module is cheap to import.
+// Writes records in the chosen output format (contract §1, §4). Every write of records passes
+// here and nowhere else. Heavy modules (string-width, csv-stringify) are loaded only by the
+// format that needs them, so this module is cheap to import.
 //
 // Decisions worth knowing:
 // - Streaming: every format writes each record, or each batch of records (a list's page), as it
