@@ -6,7 +6,11 @@
 // not while something else draws on the terminal (a pager, a bulk run's bar: `hold`). In
 // accessible mode the same words are plain lines, one each time they change.
 import type { ExchangeWatch, WatchExchange } from '../api/transport.js'
-import type { Context } from './context.js'
+import { CLEAR_LINE } from '../io/color.js'
+import type { IO } from '../io/streams.js'
+
+// What of the context the spinner needs (the context holds a Waiting: context.ts imports this).
+type WaitingContext = { io: IO; globals: { quiet: boolean; debug: boolean } }
 
 export const WAIT_DELAY_MS = 1000
 
@@ -21,7 +25,7 @@ export type Timers = {
 export type WaitingOptions = {
   timers?: Timers
   // Loads what draws a spinner (ora, on first use), for the text it starts with.
-  spinner?: (ctx: Pick<Context, 'io'>) => Promise<(text: string) => Spinner>
+  spinner?: (ctx: Pick<WaitingContext, 'io'>) => Promise<(text: string) => Spinner>
 }
 
 type Waiter = { text: string; due: boolean; timer: unknown }
@@ -44,7 +48,7 @@ export class Waiting {
   private readonly load: NonNullable<WaitingOptions['spinner']>
 
   constructor(
-    private readonly ctx: Pick<Context, 'io' | 'globals'>,
+    private readonly ctx: WaitingContext,
     options: WaitingOptions = {},
   ) {
     this.timers = options.timers ?? TIMERS
@@ -127,12 +131,12 @@ export class Waiting {
   }
 }
 
-async function oraSpinner(ctx: Pick<Context, 'io'>): Promise<(text: string) => Spinner> {
+async function oraSpinner(ctx: Pick<WaitingContext, 'io'>): Promise<(text: string) => Spinner> {
   const { default: ora } = await import('ora')
   return (text) => {
     // A progress line may stand on this line (a list's `fetched 20 of 260`): the spinner takes
     // its place, and the next update draws it again.
-    ctx.io.err.write('\r\u001b[2K')
+    ctx.io.err.write(CLEAR_LINE)
     const spinner = ora({ stream: ctx.io.err, text, discardStdin: false, isEnabled: true }).start()
     return {
       update: (next) => void (spinner.text = next),
@@ -142,7 +146,7 @@ async function oraSpinner(ctx: Pick<Context, 'io'>): Promise<(text: string) => S
 }
 
 // For a screen reader: nothing that moves, the text as a line of its own each time it changes.
-async function plainSpinner(ctx: Pick<Context, 'io'>): Promise<(text: string) => Spinner> {
+async function plainSpinner(ctx: Pick<WaitingContext, 'io'>): Promise<(text: string) => Spinner> {
   return (text) => {
     let said = text
     ctx.io.err.write(`${text}\n`)
