@@ -2,6 +2,7 @@
 // the global options apply to it. Declared next to each command's registration
 // (src/commands/<noun>/index.ts); read by the help, `help reference` and the generated docs.
 import type { Command } from 'commander'
+import type { CommandUnknownOpts } from '@commander-js/extra-typings'
 import type { Resource } from '../api/resources/index.js'
 
 // What the example shows, then the command line as a user types it: at most 76 characters a line
@@ -45,9 +46,9 @@ export type Completes =
   // A comma-separated list of the fields of a resource: `--fields id,address.city`.
   | { fieldsOf: Resource }
 
-const ABOUT = new WeakMap<Command, About>()
+const ABOUT = new WeakMap<Command | CommandUnknownOpts, About>()
 
-export function about(command: Command, what: About): Command {
+export function about<C extends Command | CommandUnknownOpts>(command: C, what: About): C {
   ABOUT.set(command, what)
   return command
 }

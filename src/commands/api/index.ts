@@ -1,4 +1,5 @@
 import type { Command } from 'commander'
+import { typed } from '../../cmdutil/command.js'
 import type { Context } from '../../cmdutil/context.js'
 import manual from './manual.md?raw'
 import { SERVER, about } from '../../cmdutil/manual.js'
@@ -9,7 +10,7 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 export function registerApi(program: Command, ctx: Context): void {
-  const apiCommand = program
+  const apiCommand = typed(program)
     .command('api')
     .description('make an authenticated request to any API path and print the answer')
     .argument('<path>', 'path under the base URL, e.g. /chambers?page=2')
@@ -24,7 +25,7 @@ export function registerApi(program: Command, ctx: Context): void {
     .option('-H, --header <header>', "a request header, 'Name: value'; repeatable", collect)
     .option('--paginate', 'follow every page and print one JSON array of all records')
     .option('-i, --include', 'print the status line and the response headers first')
-    .action(async (path: string, flags) => {
+    .action(async (path, flags) => {
       const { api } = await import('./request.js')
       await api({ path, ...flags }, ctx)
     })

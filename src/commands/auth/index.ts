@@ -1,10 +1,11 @@
 import type { Command } from 'commander'
+import { typed } from '../../cmdutil/command.js'
 import type { Context } from '../../cmdutil/context.js'
 import { OUTPUT, SERVER, about } from '../../cmdutil/manual.js'
 import loginManual from './login.md?raw'
 
 export function registerAuth(program: Command, ctx: Context): void {
-  const loginCommand = program
+  const loginCommand = typed(program)
     .command('login')
     .description('log in to a chamber directory and store the profile')
     .option('--client-id <id>', 'API client id (env CHAMBERCTL_CLIENT_ID)')
@@ -29,7 +30,7 @@ export function registerAuth(program: Command, ctx: Context): void {
     ],
   })
 
-  const logoutCommand = program
+  const logoutCommand = typed(program)
     .command('logout')
     .description("forget the profile's token and secret")
     .action(async () => {
@@ -45,7 +46,7 @@ export function registerAuth(program: Command, ctx: Context): void {
     ],
   })
 
-  const auth = about(program.command('auth').description('inspect authentication'), {
+  const auth = about(typed(program).command('auth').description('inspect authentication'), {
     examples: [
       ['Is the active profile logged in?', 'chamberctl auth status'],
       ['Make the staging profile the active one', 'chamberctl auth switch staging'],
@@ -71,7 +72,7 @@ export function registerAuth(program: Command, ctx: Context): void {
     .command('switch')
     .description('make a profile the active one (--profile overrides it for one command)')
     .argument('[profile]', 'a profile made by login; on a terminal, offered when left out')
-    .action(async (profile: string | undefined) => {
+    .action(async (profile) => {
       const { switchProfile } = await import('./switch.js')
       await switchProfile({ profile }, ctx)
     })
