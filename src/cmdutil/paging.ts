@@ -1,6 +1,6 @@
 // Flags and output shared by every list verb: --page, --per-page, --all, --limit, and the
 // streaming print of the records they select.
-import type { Command } from 'commander'
+import type { Command, OptionValues } from '@commander-js/extra-typings'
 import type { PageOptions } from '../api/paginate.js'
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../api/constants.js'
 import { integer } from './parse.js'
@@ -8,7 +8,11 @@ import { UsageError } from '../errors.js'
 
 export type PagingFlags = { page?: number; perPage?: number; all?: boolean; limit?: number }
 
-export function addPagingOptions(command: Command): Command {
+export function addPagingOptions<
+  A extends unknown[],
+  O extends OptionValues,
+  G extends OptionValues,
+>(command: Command<A, O, G>) {
   return command
     .option('--page <n>', 'fetch this page (default: 1)', integer(1))
     .option(

@@ -1,13 +1,19 @@
-import { Option } from 'commander'
+import { Option } from '@commander-js/extra-typings'
 import type { Command } from 'commander'
+import type { Command as Typed, OptionValues } from '@commander-js/extra-typings'
 import { CHAMBER_TYPES, RECORD_STATUSES } from '../../api/constants.js'
+import { typed } from '../../cmdutil/command.js'
 import type { Context } from '../../cmdutil/context.js'
 import { INPUT, OUTPUT, SERVER, about } from '../../cmdutil/manual.js'
 import { keyValue } from '../../cmdutil/parse.js'
 import { addPagingOptions } from '../../cmdutil/paging.js'
 
 // --type and --status, as `chambers list` and `export` select chambers.
-export function addChamberFilters(command: Command): Command {
+export function addChamberFilters<
+  A extends unknown[],
+  O extends OptionValues,
+  G extends OptionValues,
+>(command: Typed<A, O, G>) {
   return command
     .addOption(new Option('--type <type>', 'only this type (v2)').choices(CHAMBER_TYPES))
     .addOption(new Option('--status <status>', 'only this status (v2)').choices(RECORD_STATUSES))
@@ -15,7 +21,7 @@ export function addChamberFilters(command: Command): Command {
 
 export function registerChambers(program: Command, ctx: Context): void {
   const chambers = about(
-    program.command('chambers').description('list, show and create chambers'),
+    typed(program).command('chambers').description('list, show and create chambers'),
     {
       examples: [
         ['Every headquarters', 'chamberctl chambers ls --type hq'],
@@ -57,7 +63,7 @@ export function registerChambers(program: Command, ctx: Context): void {
       '--include <list>',
       'embed related records: members, events (v2; the first page of each, with its total)',
     )
-    .action(async (id: string, flags) => {
+    .action(async (id, flags) => {
       const { get } = await import('./get.js')
       await get({ id, ...flags }, ctx)
     })

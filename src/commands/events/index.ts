@@ -1,17 +1,24 @@
-import { Option } from 'commander'
+import { Option } from '@commander-js/extra-typings'
 import type { Command } from 'commander'
 import { EVENT_STATUSES } from '../../api/constants.js'
+import { typed } from '../../cmdutil/command.js'
 import type { Context } from '../../cmdutil/context.js'
 import { OUTPUT, SERVER, about } from '../../cmdutil/manual.js'
 import { addPagingOptions } from '../../cmdutil/paging.js'
 
 export function registerEvents(program: Command, ctx: Context): void {
-  const events = about(program.command('events').description('list the events of a chamber (v2)'), {
-    examples: [
-      ['The upcoming events of a chamber', 'chamberctl events ls ch_0001 --status upcoming'],
-      ['Events of March 2026', 'chamberctl events list ch_0001 --from 2026-03-01 --to 2026-03-31'],
-    ],
-  })
+  const events = about(
+    typed(program).command('events').description('list the events of a chamber (v2)'),
+    {
+      examples: [
+        ['The upcoming events of a chamber', 'chamberctl events ls ch_0001 --status upcoming'],
+        [
+          'Events of March 2026',
+          'chamberctl events list ch_0001 --from 2026-03-01 --to 2026-03-31',
+        ],
+      ],
+    },
+  )
 
   const listCommand = addPagingOptions(
     events
@@ -28,7 +35,7 @@ export function registerEvents(program: Command, ctx: Context): void {
         '--to <date>',
         'only events starting on or before this date (all of it), or date-time with Z or an offset',
       ),
-  ).action(async (chamberId: string, flags) => {
+  ).action(async (chamberId, flags) => {
     const { list } = await import('./list.js')
     await list({ chamberId, ...flags }, ctx)
   })

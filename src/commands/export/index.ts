@@ -1,11 +1,12 @@
 import type { Command } from 'commander'
+import { typed } from '../../cmdutil/command.js'
 import type { Context } from '../../cmdutil/context.js'
 import { SERVER, about } from '../../cmdutil/manual.js'
 import { addChamberFilters } from '../chambers/index.js'
 
 export function registerExport(program: Command, ctx: Context): void {
   const exportCommand = addChamberFilters(
-    program
+    typed(program)
       .command('export')
       .description(
         'write chambers (all, or those named) as a seed fixture: YAML, or JSON with --json',
@@ -13,7 +14,7 @@ export function registerExport(program: Command, ctx: Context): void {
       .argument('[chamber-id...]', 'only these chambers (default: every one)'),
   )
     .option('--members', "with each chamber's members")
-    .action(async (chamberIds: string[], flags) => {
+    .action(async (chamberIds, flags) => {
       const { exportFixture } = await import('./run.js')
       await exportFixture({ chamberIds, ...flags }, ctx)
     })

@@ -1,6 +1,7 @@
-import { Option } from 'commander'
+import { Option } from '@commander-js/extra-typings'
 import type { Command } from 'commander'
 import { RECORD_STATUSES } from '../../api/constants.js'
+import { typed } from '../../cmdutil/command.js'
 import type { Context } from '../../cmdutil/context.js'
 import { INPUT, OUTPUT, SERVER, about } from '../../cmdutil/manual.js'
 import { integer } from '../../cmdutil/parse.js'
@@ -8,7 +9,7 @@ import { addPagingOptions } from '../../cmdutil/paging.js'
 
 export function registerMembers(program: Command, ctx: Context): void {
   const members = about(
-    program.command('members').description('list and add the members of a chamber'),
+    typed(program).command('members').description('list and add the members of a chamber'),
     {
       examples: [
         ['The first page of a chamber’s members', 'chamberctl members ls ch_0001'],
@@ -25,7 +26,7 @@ export function registerMembers(program: Command, ctx: Context): void {
       .argument('<chamber-id>', 'chamber id')
       .addOption(new Option('--status <status>', 'only this status (v2)').choices(RECORD_STATUSES))
       .option('--sort <field>', 'sort by FIELD, or -FIELD for descending (v2)'),
-  ).action(async (chamberId: string, flags) => {
+  ).action(async (chamberId, flags) => {
     const { list } = await import('./list.js')
     await list({ chamberId, ...flags }, ctx)
   })
