@@ -1,12 +1,12 @@
 import type { Command } from 'commander'
+import { typed } from '../../cmdutil/command.js'
 import type { Context } from '../../cmdutil/context.js'
 import manual from './manual.md?raw'
 import { about } from '../../cmdutil/manual.js'
 import { corsOrigin, fraction, integer, listenAddress } from '../../cmdutil/parse.js'
-import type { Options } from './serve.js'
 
 export function registerSandbox(program: Command, ctx: Context): void {
-  const sandboxCommand = program
+  const sandboxCommand = typed(program)
     .command('sandbox')
     .description('run the local reference server of the chamber directory API (v1 and v2)')
     .option(
@@ -38,7 +38,7 @@ export function registerSandbox(program: Command, ctx: Context): void {
       '--check',
       'serve nothing: exit 0 if a sandbox answers on --host and --port, else 1 (a health check)',
     )
-    .action(async (flags: Options & { check?: boolean }) => {
+    .action(async (flags) => {
       if (flags.check) {
         const { check } = await import('./check.js')
         await check(flags, ctx)
