@@ -8,3 +8,12 @@ import type { Command } from '@commander-js/extra-typings'
 export function typed(program: Untyped): Command {
   return program as unknown as Command
 }
+
+// The flags commander inferred for a command (F), accepted by a verb's toOptions only when they
+// have exactly the keys it declares (Flags): a flag renamed, added or dropped on one side alone is
+// a type error rather than a value silently undefined. Used as `toOptions<F extends Flags>(flags:
+// Exactly<F, Flags>)`.
+export type Exactly<F, Flags> = F &
+  ([Exclude<keyof F, keyof Flags>, Exclude<keyof Flags, keyof F>] extends [never, never]
+    ? unknown
+    : never)

@@ -1,21 +1,31 @@
 import { checkId } from '../../api/paths.js'
 import { includeSchema } from '../../api/params.js'
 import { chambers, checkFields, events, members } from '../../api/resources/index.js'
-import type { Context } from '../../cmdutil/context.js'
+import type { Exactly } from '../../cmdutil/command.js'
+import type { Context, Globals } from '../../cmdutil/context.js'
 import { UsageError } from '../../errors.js'
 import { paged, printRecord } from '../../cmdutil/print.js'
 import type { OutputRecord } from '../../io/output.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
 
-export type Options = { id: string; include?: string }
+export type Flags = { include?: string }
+// include: the names of the related lists to embed.
+export type Options = { id: string; include?: string[] }
 
-export async function get(opts: Options, ctx: Context): Promise<void> {
-  checkId(opts.id, 'chamber id')
-  checkFields(chambers, ctx.globals.fields)
-  const include = parseInclude(opts.include)
+export function toOptions<F extends Flags>(
+  id: string,
+  flags: Exactly<F, Flags>,
+  globals: Pick<Globals, 'fields'>,
+): Options {
+  checkId(id, 'chamber id')
+  checkFields(chambers, globals.fields)
+  return { id, include: parseInclude(flags.include) }
+}
+
+export async function get({ id, include }: Options, ctx: Context): Promise<void> {
   const client = await ctx.api()
   requireV2(ctx, client, include ? '--include' : undefined)
-  const chamber = await client.chambers.get(opts.id, { include })
+  const chamber = await client.chambers.get(id, { include })
   await paged(ctx, (paged) => show(paged, chamber, include))
   // The server embeds one page of each list: where it was cut, say how to get the rest.
   if (ctx.globals.quiet) return
@@ -24,7 +34,7 @@ export async function get(opts: Options, ctx: Context): Promise<void> {
     const total = sizeOf(chamber, name)
     if (total <= shown) continue
     ctx.io.err.write(
-      `${name}: the first ${shown} of ${total} shown; all of them: chamberctl ${name} list ${opts.id} --all\n`,
+      `${name}: the first ${shown} of ${total} shown; all of them: chamberctl ${name} list ${id} --all\n`,
     )
   }
 }

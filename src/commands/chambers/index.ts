@@ -40,8 +40,8 @@ export function registerChambers(program: Command, ctx: Context): void {
       'sort by FIELD, or -FIELD for descending (v2)',
     ),
   ).action(async (flags) => {
-    const { list } = await import('./list.js')
-    await list(flags, ctx)
+    const { list, toOptions } = await import('./list.js')
+    await list(toOptions(flags, ctx.globals), ctx)
   })
   about(listCommand, {
     completes: { '--fields': { fieldsOf: 'chambers' } },
@@ -64,8 +64,8 @@ export function registerChambers(program: Command, ctx: Context): void {
       'embed related records: members, events (v2; the first page of each, with its total)',
     )
     .action(async (id, flags) => {
-      const { get } = await import('./get.js')
-      await get({ id, ...flags }, ctx)
+      const { get, toOptions } = await import('./get.js')
+      await get(toOptions(id, flags, ctx.globals), ctx)
     })
   about(getCommand, {
     completes: { '--fields': { fieldsOf: 'chambers' } },

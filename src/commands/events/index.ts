@@ -36,8 +36,8 @@ export function registerEvents(program: Command, ctx: Context): void {
         'only events starting on or before this date (all of it), or date-time with Z or an offset',
       ),
   ).action(async (chamberId, flags) => {
-    const { list } = await import('./list.js')
-    await list({ chamberId, ...flags }, ctx)
+    const { list, toOptions } = await import('./list.js')
+    await list(toOptions(chamberId, flags, ctx.globals), ctx)
   })
   about(listCommand, {
     completes: { '--fields': { fieldsOf: 'events' } },

@@ -27,8 +27,8 @@ export function registerMembers(program: Command, ctx: Context): void {
       .addOption(new Option('--status <status>', 'only this status (v2)').choices(RECORD_STATUSES))
       .option('--sort <field>', 'sort by FIELD, or -FIELD for descending (v2)'),
   ).action(async (chamberId, flags) => {
-    const { list } = await import('./list.js')
-    await list({ chamberId, ...flags }, ctx)
+    const { list, toOptions } = await import('./list.js')
+    await list(toOptions(chamberId, flags, ctx.globals), ctx)
   })
   about(listCommand, {
     completes: { '--fields': { fieldsOf: 'members' } },
