@@ -26,8 +26,8 @@ export function registerApi(program: Command, ctx: Context): void {
     .option('--paginate', 'follow every page and print one JSON array of all records')
     .option('-i, --include', 'print the status line and the response headers first')
     .action(async (path, flags) => {
-      const { api } = await import('./request.js')
-      await api({ path, ...flags }, ctx)
+      const { api, toOptions } = await import('./request.js')
+      await api(toOptions(path, flags), ctx)
     })
   about(apiCommand, {
     topics: ['exit-codes', 'formatting'],

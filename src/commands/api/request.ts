@@ -5,6 +5,7 @@ import { parseAnswer, parseJsonText } from '../../api/responses.js'
 import { ApiError, excerpt } from '../../api/errors.js'
 import type { Answer } from '../../api/responses.js'
 import type { Method } from '../../api/transport.js'
+import type { Exactly } from '../../cmdutil/command.js'
 import type { Context } from '../../cmdutil/context.js'
 import { CliError, UsageError } from '../../errors.js'
 import type { JqProgram } from '../../io/jq.js'
@@ -14,8 +15,7 @@ import { escapeForTerminal, escapeJsonForTerminal } from '../../io/terminal-text
 import { dictionary, toBody, typedValue } from './fields.js'
 import type { Field } from './fields.js'
 
-export type Options = {
-  path: string
+export type Flags = {
   method?: string
   rawField?: [string, string][]
   field?: [string, string][]
@@ -24,28 +24,51 @@ export type Options = {
   paginate?: boolean
   include?: boolean
 }
+export type Options = {
+  method: Method
+  // Under the base URL, dot segments resolved; its query apart.
+  path: string
+  query: Record<string, string>
+  headers: Record<string, string>
+  // -f: sent as typed; -F: a number, true, false, null, or @file read when the request is made.
+  rawField: [string, string][]
+  field: [string, string][]
+  input?: string
+  paginate: boolean
+  include: boolean
+}
 
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']
 // Any items: `api` prints whatever the list holds.
 const anyList = z.looseObject({ data: z.array(z.unknown()), meta: z.optional(z.unknown()) })
 
+export function toOptions<F extends Flags>(rawPath: string, flags: Exactly<F, Flags>): Options {
+  checkStdinOnce(flags)
+  const rawField = flags.rawField ?? []
+  const field = flags.field ?? []
+  const hasBody = rawField.length > 0 || field.length > 0 || flags.input !== undefined
+  const method = parseMethod(flags.method, hasBody)
+  const paginate = flags.paginate === true
+  const include = flags.include === true
+  if (paginate && method !== 'GET') throw new UsageError('--paginate works with GET only')
+  if (paginate && include) {
+    throw new UsageError('-i shows one answer; it cannot be combined with --paginate')
+  }
+  const { path, query } = splitPath(rawPath)
+  const headers = parseHeaders(flags.header ?? [])
+  return { method, path, query, headers, rawField, field, input: flags.input, paginate, include }
+}
+
 // A raw authenticated request, like `gh api`, with chamberctl's auth, retries and exit codes.
 export async function api(opts: Options, ctx: Context): Promise<void> {
   const { io } = ctx
-  checkStdinOnce(opts)
+  const { method, path, query, headers } = opts
   const fields: Field[] = [
-    ...(opts.rawField ?? []).map(([key, value]) => ({ key, value })),
+    ...opts.rawField.map(([key, value]) => ({ key, value })),
     ...(await Promise.all(
-      (opts.field ?? []).map(async ([key, raw]) => ({ key, value: await typedValue(raw, io.in) })),
+      opts.field.map(async ([key, raw]) => ({ key, value: await typedValue(raw, io.in) })),
     )),
   ]
-  const method = parseMethod(opts.method, fields.length > 0 || opts.input !== undefined)
-  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only')
-  if (opts.paginate && opts.include) {
-    throw new UsageError('-i shows one answer; it cannot be combined with --paginate')
-  }
-  const { path, query } = splitPath(opts.path)
-  const headers = parseHeaders(opts.header ?? [])
   let body: unknown
   if (method === 'GET' || method === 'HEAD') {
     for (const { key, value } of fields) query[key] = value === null ? '' : String(value)
@@ -106,7 +129,7 @@ async function filterAnswer(io: Context['io'], jq: JqProgram, text: string): Pro
 // Before stdin is read: it can be read once, so a second reader (a second -F key=@-) would get
 // nothing and send "" without a word; and --input with fields is refused before -F key=@- waits
 // for stdin.
-function checkStdinOnce(opts: Options): void {
+function checkStdinOnce(opts: Flags): void {
   if (opts.input !== undefined && (opts.field?.length || opts.rawField?.length)) {
     throw new UsageError('--input and -f/-F both give a body: use one')
   }

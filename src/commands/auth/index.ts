@@ -13,8 +13,8 @@ export function registerAuth(program: Command, ctx: Context): void {
     .option('--no-store-secret', 'keep only the token, not the secret')
     .option('--insecure-storage', 'keep the secret in the config file, not the OS keyring')
     .action(async (flags) => {
-      const { login } = await import('./login.js')
-      await login(flags, ctx)
+      const { login, toOptions } = await import('./login.js')
+      await login(toOptions(flags, ctx.globals), ctx)
     })
   about(loginCommand, {
     topics: ['credentials'],

@@ -3,7 +3,8 @@ import { requestToken } from '../../api/client.js'
 import { clientFor } from '../../cmdutil/connect.js'
 import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
-import type { Context } from '../../cmdutil/context.js'
+import type { Exactly } from '../../cmdutil/command.js'
+import type { Context, Globals } from '../../cmdutil/context.js'
 import { UsageError } from '../../errors.js'
 import { promptSecret, promptText } from '../../io/prompt.js'
 import { readInputText } from '../../io/input-text.js'
@@ -23,9 +24,16 @@ export type Options = {
   insecureStorage?: boolean
 }
 
+export function toOptions<F extends Options>(
+  flags: Exactly<F, Options>,
+  globals: Pick<Globals, 'sandbox'>,
+): Options {
+  if (globals.sandbox) throw new UsageError('--sandbox needs no login')
+  return flags
+}
+
 export async function login(opts: Options, ctx: Context): Promise<void> {
   const { io, globals } = ctx
-  if (globals.sandbox) throw new UsageError('--sandbox needs no login')
   const store = await ctx.profiles()
   const name = store.select(globals.profile, { create: true })
   const previous = store.get(name)

@@ -15,8 +15,8 @@ export function registerExport(program: Command, ctx: Context): void {
   )
     .option('--members', "with each chamber's members")
     .action(async (chamberIds, flags) => {
-      const { exportFixture } = await import('./run.js')
-      await exportFixture({ chamberIds, ...flags }, ctx)
+      const { exportFixture, toOptions } = await import('./run.js')
+      await exportFixture(toOptions(chamberIds, flags, ctx.globals), ctx)
     })
   about(exportCommand, {
     topics: ['fixtures'],

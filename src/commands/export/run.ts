@@ -7,7 +7,8 @@ import type { Client } from '../../api/client.js'
 import { ApiError } from '../../api/errors.js'
 import { pages, paginate } from '../../api/paginate.js'
 import { checkId, idProblem } from '../../api/paths.js'
-import type { Context } from '../../cmdutil/context.js'
+import type { Exactly } from '../../cmdutil/command.js'
+import type { Context, Globals } from '../../cmdutil/context.js'
 import { CliError, ExitCode, UsageError } from '../../errors.js'
 import { startProgress } from '../../io/progress.js'
 import { requireV2, usedFlag } from '../../cmdutil/api-version.js'
@@ -19,12 +20,9 @@ import { Report, count } from './report.js'
 import { jsonWriter, yamlWriter } from './writer.js'
 import type { FixtureWriter } from './writer.js'
 
-export type Options = {
-  chamberIds: string[]
-  type?: string
-  status?: string
-  members?: boolean
-}
+export type Flags = { type?: string; status?: string; members?: boolean }
+// chamberIds: those named, each once; none for every chamber (or those of --type and --status).
+export type Options = Flags & { chamberIds: string[] }
 
 const V2_FLAGS = { type: '--type', status: '--status' }
 // Named chambers are read this many at a time.
@@ -32,13 +30,22 @@ const GET_CONCURRENCY = 8
 // Members between two updates of the progress note.
 const PROGRESS_EVERY = 100
 
-export async function exportFixture(opts: Options, ctx: Context): Promise<void> {
-  const { io, globals } = ctx
-  checkOutput(ctx)
-  const ids = [...new Set(opts.chamberIds.map((id) => checkId(id, 'chamber id')))]
-  if (ids.length > 0 && (opts.type !== undefined || opts.status !== undefined)) {
+export function toOptions<F extends Flags>(
+  chamberIds: string[],
+  flags: Exactly<F, Flags>,
+  globals: Pick<Globals, 'jq' | 'fields' | 'formatChosen' | 'format'>,
+): Options {
+  checkOutput(globals)
+  const ids = [...new Set(chamberIds.map((id) => checkId(id, 'chamber id')))]
+  if (ids.length > 0 && (flags.type !== undefined || flags.status !== undefined)) {
     throw new UsageError('give chamber ids or --type/--status, not both')
   }
+  return { chamberIds: ids, type: flags.type, status: flags.status, members: flags.members }
+}
+
+export async function exportFixture(opts: Options, ctx: Context): Promise<void> {
+  const { io, globals } = ctx
+  const ids = opts.chamberIds
   const client = await ctx.api()
   requireV2(ctx, client, usedFlag(opts, V2_FLAGS))
   const records = ids.length ? await namedChambers(client, ids) : await allChambers(client, opts)
@@ -77,7 +84,7 @@ export async function exportFixture(opts: Options, ctx: Context): Promise<void> 
 }
 
 // Only the fixture formats: YAML (whatever the default format) or JSON.
-function checkOutput({ globals }: Pick<Context, 'globals'>): void {
+function checkOutput(globals: Pick<Globals, 'jq' | 'fields' | 'formatChosen' | 'format'>): void {
   if (globals.jq) {
     throw new UsageError(
       'export writes the fixture as it reads it and cannot run --jq over it: pipe export --json into jq',

@@ -1,10 +1,14 @@
-// login: argv → options (the verb is mocked; its behaviour is in login.test.ts). The secret has no
-// flag: it comes from stdin or a prompt, never from argv.
+// login: argv → options, the flag rules included (the verb is mocked, its toOptions is not; its
+// behaviour is in login.test.ts). The secret has no flag: it comes from stdin or a prompt, never
+// from argv.
 import { describe, expect, it, vi } from 'vitest'
 import { login } from '../../../src/commands/auth/login.js'
 import { argvCases, refused } from '../../helpers/argv.js'
 
-vi.mock('../../../src/commands/auth/login.js', () => ({ login: vi.fn() }))
+vi.mock('../../../src/commands/auth/login.js', async (real) => ({
+  ...(await real<object>()),
+  login: vi.fn(),
+}))
 
 describe('login: argv → options', () => {
   argvCases(vi.mocked(login), {
@@ -16,6 +20,7 @@ describe('login: argv → options', () => {
       ],
       [['login', '--no-store-secret'], { storeSecret: false }],
     ],
+    refuses: [[['login', '--sandbox'], '--sandbox needs no login']],
   })
 
   it('has no flag that takes the secret', async () => {
