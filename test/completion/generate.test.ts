@@ -99,13 +99,13 @@ describe('chamberctl completion', () => {
     const imports = [...source.matchAll(/^import\s[^;]*?from\s+'([^']+)'/gm)].map((m) => m[1])
     expect(imports.sort()).toEqual(
       [
+        '../../cmdutil/command.js',
         '../../cmdutil/context.js',
         // its help: the examples and the page on installing the scripts
         '../../cmdutil/manual.js',
         './manual.md?raw',
         './shells.js',
-        './shells.js',
-        'commander',
+        '@commander-js/extra-typings',
         'commander',
       ].sort(),
     )
