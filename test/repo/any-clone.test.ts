@@ -10,7 +10,7 @@ import { summarize } from '../summary-reporter.js'
 
 const TEST = join(ROOT, 'test')
 // This file names what it looks for.
-const SELF = 'test/behaviour/any-clone.test.ts'
+const SELF = 'test/repo/any-clone.test.ts'
 
 async function files(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true })
