@@ -101,10 +101,10 @@ describe.runIf(POSIX)('the config directory', () => {
     mkdirSync(dir, { mode: 0o700 })
     const file = path.join(dir, 'config.json')
     symlinkSync(target, file)
-    const server = await import('../helpers/token-server.js').then((m) => m.startTokenServer())
+    const server = await import('../helpers/fake-api.js').then((m) => m.startTokenServer())
     try {
       const { code, stderr } = await runMain(
-        ['login', '--base-url', server.baseUrl, '--client-id', 'c', '--insecure-storage'],
+        ['login', '--base-url', server.baseUrl(), '--client-id', 'c', '--insecure-storage'],
         { env: { CHAMBERCTL_CONFIG_DIR: dir, CHAMBERCTL_CLIENT_SECRET: 'the-secret' } },
       )
       expect(code).toBe(1)

@@ -2,20 +2,21 @@
 // token refresh on expiry and after a 401, and the redacted --debug trace. A recording proxy in
 // front of the sandbox shows the headers that reach a server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startFakeApi } from '../helpers/fake-api.js'
 import {
   CHAMBER_IDS,
   loginArgs,
   patchProfile,
   patchToken,
   readProfile,
-  startRecorder,
   tokenOf,
   useCommands,
   useSandbox,
   withSandbox,
 } from '../helpers/cli.js'
 import { lines, tsvColumn } from '../helpers/output.js'
-import type { Recorder, SandboxFixture } from '../helpers/cli.js'
+import type { FakeApi } from '../helpers/fake-api.js'
+import type { SandboxFixture } from '../helpers/cli.js'
 
 const sandbox = useSandbox()
 const { configDir, run, runBare, login: runLogin, loginWithStaleToken } = useCommands(sandbox)
@@ -23,11 +24,11 @@ const { configDir, run, runBare, login: runLogin, loginWithStaleToken } = useCom
 const path = (url: string) => url.replace(/\?.*/, '')
 
 // Two more ways to reach the same sandbox, each a different base URL that records its requests.
-let viaEnv: Recorder
-let viaFlag: Recorder
+let viaEnv: FakeApi
+let viaFlag: FakeApi
 beforeAll(async () => {
-  viaEnv = await startRecorder(sandbox().sandbox)
-  viaFlag = await startRecorder(sandbox().sandbox)
+  viaEnv = await startFakeApi({ upstream: sandbox().sandbox.url })
+  viaFlag = await startFakeApi({ upstream: sandbox().sandbox.url })
 })
 afterAll(async () => {
   await viaEnv.close()
@@ -46,7 +47,7 @@ async function login(fixture: SandboxFixture, baseUrl = fixture.v2) {
 }
 
 const bearer = (token: string) => `Bearer ${token}`
-const authorizations = (recorder: Recorder) =>
+const authorizations = (recorder: FakeApi) =>
   recorder.requests.map((r) => r.headers.authorization).filter(Boolean)
 
 describe('precedence: flags > env > profile', () => {
@@ -66,7 +67,7 @@ describe('precedence: flags > env > profile', () => {
       env: { CHAMBERCTL_BASE_URL: viaEnv.baseUrl('v2') },
     })
     expect(code, stderr).toBe(0)
-    expect(viaEnv.requests.map((r) => `${r.method} ${path(r.url)}`)).toEqual([
+    expect(viaEnv.requests.map((r) => `${r.method} ${path(r.path)}`)).toEqual([
       'POST /v2/auth/token',
       'GET /v2/chambers',
     ])
@@ -81,7 +82,7 @@ describe('precedence: flags > env > profile', () => {
     })
     expect(code).toBe(0)
     expect(tsvColumn(stdout)).toEqual(CHAMBER_IDS)
-    expect(viaFlag.requests.map((r) => path(r.url))).toEqual(['/v2/auth/token', '/v2/chambers'])
+    expect(viaFlag.requests.map((r) => path(r.path))).toEqual(['/v2/auth/token', '/v2/chambers'])
     expect(viaEnv.requests).toEqual([])
   })
 
@@ -114,7 +115,7 @@ describe('precedence: flags > env > profile', () => {
       env: { CHAMBERCTL_BASE_URL: viaEnv.baseUrl('v2'), CHAMBERCTL_TOKEN: token },
     })
     expect(code).toBe(0)
-    expect(viaEnv.requests.map((r) => `${r.method} ${path(r.url)}`)).toEqual(['GET /v2/chambers'])
+    expect(viaEnv.requests.map((r) => `${r.method} ${path(r.path)}`)).toEqual(['GET /v2/chambers'])
     expect(authorizations(viaEnv)).toEqual([bearer(token)])
   })
 
@@ -167,7 +168,7 @@ describe("a profile's token stays with its server", () => {
     resetRecorders()
     const { code } = await run(['chambers', 'list', '--base-url', viaFlag.baseUrl('v2')])
     expect(code).toBe(0)
-    expect(viaFlag.requests.map((r) => path(r.url))).toEqual(['/v2/auth/token', '/v2/chambers'])
+    expect(viaFlag.requests.map((r) => path(r.path))).toEqual(['/v2/auth/token', '/v2/chambers'])
     const sent = authorizations(viaFlag)
     expect(sent).toHaveLength(1)
     expect(sent).not.toContain(bearer(tokenOf(profile)!.access_token))
@@ -203,7 +204,7 @@ describe("a profile's credentials serve every version on its origin", () => {
     })
     expect(v1.code, v1.stderr).toBe(0)
     expect((JSON.parse(v1.stdout) as { id: string }[]).map((c) => c.id)).toEqual(CHAMBER_IDS)
-    expect(viaEnv.requests.map((r) => `${r.method} ${path(r.url)}`)).toEqual([
+    expect(viaEnv.requests.map((r) => `${r.method} ${path(r.path)}`)).toEqual([
       'POST /v1/auth/token',
       'GET /v1/chambers',
     ])
@@ -218,7 +219,7 @@ describe("a profile's credentials serve every version on its origin", () => {
     expect((await runBare(['members', 'list', 'ch_0001'])).code).toBe(0)
     const again = await runBare(['members', 'list', 'ch_0001', '--base-url', viaEnv.baseUrl('v1')])
     expect(again.code).toBe(0)
-    expect(viaEnv.requests.map((r) => `${path(r.url)} ${r.headers.authorization}`)).toEqual([
+    expect(viaEnv.requests.map((r) => `${path(r.path)} ${r.headers.authorization}`)).toEqual([
       `/v2/chambers/ch_0001/members ${bearer(v2Token)}`,
       `/v1/chambers/ch_0001/members ${bearer(v1Token)}`,
     ])
@@ -306,7 +307,7 @@ describe('--debug', () => {
 
   it('traces method, URL, status and timing, never the secret or a token', async () => {
     await withSandbox({ clientSecret: SECRET }, async (own) => {
-      const proxy = await startRecorder(own.sandbox)
+      const proxy = await startFakeApi({ upstream: own.sandbox.url })
       try {
         const { code, stdout, stderr } = await runBare(['chambers', 'list', '--debug'], {
           env: {

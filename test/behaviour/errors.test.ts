@@ -7,9 +7,9 @@ import { constants } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SIGNAL_EXIT_CODES } from '../../src/errors.js'
+import { closedPortUrl } from '../helpers/fake-api.js'
 import {
   BIG_CHAMBER,
-  closedPortUrl,
   credentialsEnv,
   recordingSleep,
   useCommands,

@@ -13,8 +13,8 @@ import {
   useTempDirs,
 } from '../helpers/cli.js'
 import type { RunResult } from '../helpers/cli.js'
-import { startTokenServer } from '../helpers/token-server.js'
-import type { TokenServer } from '../helpers/token-server.js'
+import { startTokenServer } from '../helpers/fake-api.js'
+import type { TokenServer } from '../helpers/fake-api.js'
 
 const tempDir = useTempDirs('chamberctl-races-')
 let server: TokenServer
@@ -33,7 +33,7 @@ const login = (client: string) =>
     [
       'login',
       '--base-url',
-      server.baseUrl,
+      server.baseUrl(),
       '--client-id',
       client,
       '--client-secret-stdin',
@@ -77,7 +77,7 @@ describe('a refresh racing logout', () => {
     expect(status.code).toBe(4)
     expect(status.stderr).not.toContain('can authenticate')
     expect((await runMain(['chambers', 'list'], { env })).code).toBe(4)
-    expect(server.tokenRequests).toEqual(['first', 'first'])
+    expect(server.tokenRequests()).toEqual(['first', 'first'])
   })
 })
 
@@ -91,7 +91,7 @@ describe('a refresh racing a new login', () => {
     expect(token.code, token.stderr).toBe(0)
     expect(token.stdout).toBe('tok-second-3\n')
     expect(readProfile(dir).client_id).toBe('second')
-    expect(server.tokenRequests).toEqual(['first', 'first', 'second'])
+    expect(server.tokenRequests()).toEqual(['first', 'first', 'second'])
   })
 
   it('of the same client is discarded too: a login is a login of its own', async () => {

@@ -9,8 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { recordingSleep, summaryLine, useDemoSandbox, useTempDirs } from '../helpers/cli.js'
 import { isCreate, startInterruptible } from '../helpers/gate.js'
 import { ndjson } from '../helpers/output.js'
-import { startProxy } from '../helpers/proxy.js'
-import type { Proxy } from '../helpers/proxy.js'
+import { startFakeApi } from '../helpers/fake-api.js'
+import type { FakeApi } from '../helpers/fake-api.js'
 import { SandboxReader } from '../helpers/session.js'
 
 const { sandbox, run, configDir } = useDemoSandbox()
@@ -19,21 +19,21 @@ const tempDir = useTempDirs('chamberctl-rate-')
 // Which creates are answered 429 (by their number, from 1), and with what Retry-After.
 let limit: (n: number) => { retryAfter?: string } | undefined
 let creates = 0
-let proxy: Proxy
+let proxy: FakeApi
 
 beforeEach(async () => {
   sandbox().reset()
   creates = 0
   limit = () => undefined
-  proxy = await startProxy(sandbox().sandbox, {
-    intercept: (req, forward, res) => {
-      if (!isCreate(req.method ?? 'GET', req.url ?? '/')) return forward()
+  proxy = await startFakeApi({
+    upstream: sandbox().sandbox.url,
+    answer: ({ method, path }) => {
+      if (!isCreate(method, path)) return 'forward'
       const answer = limit(++creates)
-      if (!answer) return forward()
-      req.resume()
-      const headers = answer.retryAfter === undefined ? {} : { 'retry-after': answer.retryAfter }
-      res.writeHead(429, { 'content-type': 'application/json', ...headers })
-      res.end(JSON.stringify({ error: 'rate_limited', message: 'slow down' }))
+      if (!answer) return 'forward'
+      const headers: Record<string, string> =
+        answer.retryAfter === undefined ? {} : { 'retry-after': answer.retryAfter }
+      return { status: 429, headers, body: { error: 'rate_limited', message: 'slow down' } }
     },
   })
 })

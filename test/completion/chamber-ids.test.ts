@@ -5,14 +5,8 @@ import { createServer } from 'node:net'
 import type { AddressInfo, Socket } from 'node:net'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  CHAMBER_IDS,
-  closedPortUrl,
-  credentialsEnv,
-  modeOf,
-  useSandbox,
-  useTempDirs,
-} from '../helpers/cli.js'
+import { closedPortUrl } from '../helpers/fake-api.js'
+import { CHAMBER_IDS, credentialsEnv, modeOf, useSandbox, useTempDirs } from '../helpers/cli.js'
 import { lines } from '../helpers/output.js'
 import { runCli } from '../helpers/run-cli.js'
 

@@ -4,10 +4,10 @@ import { execFileSync } from 'node:child_process'
 import { closeSync, constants, openSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { closedPortUrl } from '../helpers/fake-api.js'
 import {
   BIG_CHAMBER,
   CHAMBER_IDS,
-  closedPortUrl,
   credentialsEnv,
   useSandbox,
   useTempDirs,

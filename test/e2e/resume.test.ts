@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { credentialsEnv, summaryLine, useSandbox, useTempDirs } from '../helpers/cli.js'
 import { ndjson } from '../helpers/output.js'
 import type { SandboxFixture } from '../helpers/cli.js'
-import { startProxy } from '../helpers/proxy.js'
+import { startFakeApi } from '../helpers/fake-api.js'
 import { runCli, startCli } from '../helpers/run-cli.js'
 
 const sandbox = useSandbox()
@@ -63,11 +63,9 @@ async function killWhen(args: string[], dir: string, env: NodeJS.ProcessEnv, now
 async function droppingProxy(drops: (n: number) => boolean) {
   let seen = 0
   let dropping = true
-  const proxy = await startProxy(sandbox().sandbox, {
-    intercept: (req, forward) => {
-      if (dropping && req.method === 'POST' && drops(++seen)) req.socket.destroy()
-      else forward()
-    },
+  const proxy = await startFakeApi({
+    upstream: sandbox().sandbox.url,
+    answer: ({ method }) => (dropping && method === 'POST' && drops(++seen) ? 'drop' : 'forward'),
   })
   return { ...proxy, heal: () => void (dropping = false) }
 }

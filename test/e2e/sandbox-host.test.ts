@@ -4,7 +4,8 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { CHAMBER_IDS, closedPortUrl, useTempDirs } from '../helpers/cli.js'
+import { closedPortUrl } from '../helpers/fake-api.js'
+import { CHAMBER_IDS, useTempDirs } from '../helpers/cli.js'
 import { tsvColumn } from '../helpers/output.js'
 import { runCli, startCli } from '../helpers/run-cli.js'
 

@@ -6,8 +6,8 @@ import { utimesSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { patchToken, runMain, tokenFile, useTempDirs } from '../helpers/cli.js'
 import { runCli, startCli } from '../helpers/run-cli.js'
-import { startTokenServer } from '../helpers/token-server.js'
-import type { TokenServer } from '../helpers/token-server.js'
+import { startTokenServer } from '../helpers/fake-api.js'
+import type { TokenServer } from '../helpers/fake-api.js'
 
 const tempDir = useTempDirs('chamberctl-refresh-')
 const PROCESSES = 6
@@ -18,12 +18,12 @@ beforeEach(async () => {
   server = await startTokenServer()
   dir = tempDir()
   const login = await runMain(
-    ['login', '--base-url', server.baseUrl, '--client-id', 'ci', '--client-secret-stdin'],
+    ['login', '--base-url', server.baseUrl(), '--client-id', 'ci', '--client-secret-stdin'],
     { env: { CHAMBERCTL_CONFIG_DIR: dir }, stdin: 'secret\n' },
   )
   expect(login.code, login.stderr).toBe(0)
   patchToken(dir, { expires_at: Date.now() - 60_000 })
-  server.tokenRequests.length = 0
+  server.requests.length = 0
 })
 afterEach(() => server.close())
 
@@ -35,7 +35,7 @@ describe('processes with one expired token', () => {
       ),
     )
     for (const run of runs) expect(run.code, run.stderr).toBe(0)
-    expect(server.tokenRequests).toEqual(['ci'])
+    expect(server.tokenRequests()).toEqual(['ci'])
     expect(new Set(runs.map((run) => run.stdout))).toEqual(new Set(['tok-ci-2\n']))
   })
 
@@ -55,7 +55,7 @@ describe('processes with one expired token', () => {
     )
     for (const run of runs) expect(run.code, run.stderr).toBe(0)
     // The dead one's request, then one for the three.
-    expect(server.tokenRequests).toEqual(['ci', 'ci'])
+    expect(server.tokenRequests()).toEqual(['ci', 'ci'])
     expect(new Set(runs.map((run) => run.stdout))).toEqual(new Set(['tok-ci-3\n']))
   })
 })

@@ -2,7 +2,6 @@
 // real sandbox on an ephemeral port with its request log, private temp config directories, and a
 // recording proxy for the one thing the sandbox's log does not show, request headers.
 import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import {
   existsSync,
   closeSync,
@@ -13,9 +12,6 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs'
-import { createServer } from 'node:http'
-import type { IncomingHttpHeaders } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
@@ -28,7 +24,7 @@ import type { ProfileToken, TokenOwner } from '../../src/config/tokens.js'
 import { demoDataset } from '../../src/sandbox/demo-data.js'
 import { startSandbox } from '../../src/sandbox/server.js'
 import type { RequestLogEntry, Sandbox, SandboxOptions } from '../../src/sandbox/server.js'
-import { startProxy } from './proxy.js'
+import { closedPortUrl } from './fake-api.js'
 import { createTestIO } from './test-io.js'
 
 // The sandbox clock of the command tests: demo event dates are anchored on this day.
@@ -80,10 +76,7 @@ const PRISM_PROXY = process.env.CHAMBERCTL_TEST_PRISM_PROXY
 const PRISM_START_MS = 180_000
 
 async function behindPrism(fixture: SandboxFixture): Promise<SandboxFixture> {
-  const probe = createServer().listen(0, '127.0.0.1')
-  await once(probe, 'listening')
-  const port = (probe.address() as AddressInfo).port
-  await new Promise((resolve) => probe.close(resolve))
+  const port = new URL(await closedPortUrl()).port
   const upstream = new URL(fixture.v2).origin
   const logs = process.env.CHAMBERCTL_TEST_PRISM_LOGS ?? tmpdir()
   const log = openSync(path.join(logs, `prism-proxy-${port}.log`), 'a')
@@ -253,37 +246,6 @@ export async function until(
     }
     await new Promise((resolve) => setImmediate(resolve))
   }
-}
-
-// The base URL of a port nothing listens on: a server is started on a free port and closed.
-export async function closedPortUrl(version = 'v2'): Promise<string> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return `http://127.0.0.1:${port}/${version}`
-}
-
-export type RecordedRequest = { method: string; url: string; headers: IncomingHttpHeaders }
-
-export type Recorder = {
-  // The origin; the API versions live under baseUrl(version).
-  url: string
-  baseUrl(version: 'v1' | 'v2'): string
-  requests: RecordedRequest[]
-  close(): Promise<void>
-}
-
-// A proxy in front of a sandbox that records every request's headers.
-export async function startRecorder(target: Sandbox): Promise<Recorder> {
-  const requests: RecordedRequest[] = []
-  const proxy = await startProxy(target, {
-    intercept: (req, forward) => {
-      requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers })
-      forward()
-    },
-  })
-  return { url: proxy.url, baseUrl: proxy.baseUrl, requests, close: proxy.close }
 }
 
 export function configFile(dir: string): string {

@@ -5,11 +5,11 @@
 import { main } from '../../src/cli/main.js'
 import type { Sandbox } from '../../src/sandbox/server.js'
 import type { RunResult } from './cli.js'
-import { startProxy } from './proxy.js'
+import { Holder, startFakeApi } from './fake-api.js'
+import type { FakeApi } from './fake-api.js'
 import { createTestIO } from './test-io.js'
 
-export type Gate = {
-  baseUrl(version: 'v1' | 'v2'): string
+export type Gate = FakeApi & {
   // Requests held back now, oldest first, as "METHOD /path".
   held(): string[]
   // Resolves once at least `count` requests are held back.
@@ -18,11 +18,6 @@ export type Gate = {
   release(count?: number): void
   // Lets every held request through, and every later one without holding it.
   open(): void
-  // The most matching requests that were open (held or on their way) at the same moment.
-  maxOpen(): number
-  // How many connections the client opened.
-  connections(): number
-  close(): Promise<void>
 }
 
 export const isCreate = (method: string, url: string) =>
@@ -33,47 +28,25 @@ export async function startGate(
   matches: (method: string, url: string) => boolean = isCreate,
 ): Promise<Gate> {
   let holding = true
-  const queue: { label: string; forward: () => void }[] = []
-  const waiters: { count: number; resolve: () => void }[] = []
-  const notify = () => {
-    for (const waiter of waiters.filter((w) => queue.length >= w.count)) {
-      waiters.splice(waiters.indexOf(waiter), 1)
-      waiter.resolve()
-    }
-  }
-
-  const proxy = await startProxy(target, {
-    counts: matches,
-    intercept: (req, forward) => {
-      const method = req.method ?? 'GET'
-      const url = req.url ?? '/'
-      if (!holding || !matches(method, url)) return forward()
-      // Paused until released: the body stays in the socket, the sandbox has seen nothing.
-      req.pause()
-      queue.push({ label: `${method} ${url}`, forward })
-      notify()
+  const holder = new Holder<string>()
+  const api = await startFakeApi({
+    upstream: target.url,
+    counts: (request) => matches(request.method, request.path),
+    // Held whole by the gate: the sandbox has seen nothing of it until it is released.
+    answer: async ({ method, path }) => {
+      if (holding && matches(method, path)) await holder.hold(`${method} ${path}`)
+      return 'forward' as const
     },
   })
-
-  const release = (count = 1) => {
-    for (const entry of queue.splice(0, count)) entry.forward()
-  }
   return {
-    baseUrl: proxy.baseUrl,
-    held: () => queue.map((entry) => entry.label),
-    whenHeld: (count) =>
-      new Promise<void>((resolve) => {
-        waiters.push({ count, resolve })
-        notify()
-      }),
-    release,
+    ...api,
+    held: () => holder.held(),
+    whenHeld: (count) => holder.whenHeld(count),
+    release: (count = 1) => holder.release(count),
     open() {
       holding = false
-      release(queue.length)
+      holder.release()
     },
-    maxOpen: proxy.maxOpen,
-    connections: proxy.connections,
-    close: proxy.close,
   }
 }
 

@@ -1,7 +1,7 @@
 // For the write-command tests: an in-process run whose stdin stays open until the test ends it,
 // with Ctrl-C (the test IO's interrupt()), a hook on every stdout write, and a reader that waits
-// for prompts one after the other on the captured stderr; plus a proxy that counts the requests
-// in flight at the sandbox, and a client that reads what the sandbox really holds.
+// for prompts one after the other on the captured stderr; plus a client that reads what the
+// sandbox really holds.
 import { PassThrough, Writable } from 'node:stream'
 import { stripVTControlCharacters } from 'node:util'
 import { main } from '../../src/cli/main.js'
@@ -11,7 +11,6 @@ import { ApiClient } from '../sandbox/helpers.js'
 import type { Rec } from '../sandbox/helpers.js'
 import type { RunResult } from './cli.js'
 import { until } from './cli.js'
-import { startProxy } from './proxy.js'
 import { asTerminal, createTestIO } from './test-io.js'
 
 export type SessionOptions = {
@@ -164,28 +163,5 @@ export class SandboxReader {
   async emptyChamber(name: string): Promise<string> {
     const chamber = await this.api.create('/chambers', { name, type: 'hq', address: {} })
     return chamber.id
-  }
-}
-
-export type InFlightProxy = {
-  baseUrl(version: 'v1' | 'v2'): string
-  // The most requests matching the filter that were open at the proxy at the same moment.
-  maxInFlight(): number
-  // How many connections the client opened.
-  connections(): number
-  close(): Promise<void>
-}
-
-// A proxy in front of a sandbox that counts the matching requests it is handling.
-export async function startInFlightProxy(
-  target: Sandbox,
-  counts: (method: string, url: string) => boolean,
-): Promise<InFlightProxy> {
-  const proxy = await startProxy(target, { counts })
-  return {
-    baseUrl: proxy.baseUrl,
-    maxInFlight: proxy.maxOpen,
-    connections: proxy.connections,
-    close: proxy.close,
   }
 }

@@ -7,18 +7,18 @@ import { PassThrough } from 'node:stream'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { toBody } from '../../../src/commands/api/fields.js'
+import { startFakeApi } from '../../helpers/fake-api.js'
 import {
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
   CHAMBER_IDS,
   readProfile,
   runMain,
-  startRecorder,
   tokenOf,
   useDemoSandbox,
 } from '../../helpers/cli.js'
 import { idsOf, lines } from '../../helpers/output.js'
-import type { Recorder } from '../../helpers/cli.js'
+import type { FakeApi } from '../../helpers/fake-api.js'
 import { startRawListener } from '../../helpers/raw-listener.js'
 import { ApiClient } from '../../sandbox/helpers.js'
 import type { Rec } from '../../sandbox/helpers.js'
@@ -357,9 +357,9 @@ describe('api: request bodies', () => {
 })
 
 describe('api: headers', () => {
-  let recorder: Recorder
+  let recorder: FakeApi
   beforeAll(async () => {
-    recorder = await startRecorder(sandbox().sandbox)
+    recorder = await startFakeApi({ upstream: sandbox().sandbox.url })
   })
   afterAll(async () => {
     await recorder.close()
@@ -372,7 +372,7 @@ describe('api: headers', () => {
       { env: { CHAMBERCTL_BASE_URL: recorder.baseUrl('v2') } },
     )
     expect(code).toBe(0)
-    const sent = recorder.requests.filter((r) => r.url === '/v2/chambers/ch_0003')
+    const sent = recorder.requests.filter((r) => r.path === '/v2/chambers/ch_0003')
     expect(sent).toHaveLength(1)
     expect(sent[0]!.headers).toMatchObject({
       'x-request-id': 'abc-123',
@@ -391,7 +391,7 @@ describe('api: headers', () => {
       },
     )
     expect(code).toBe(0)
-    const [post] = recorder.requests.filter((r) => r.url === '/v2/chambers')
+    const [post] = recorder.requests.filter((r) => r.path === '/v2/chambers')
     expect(post!.headers['content-type']).toBe('application/merge-patch+json')
   })
 })

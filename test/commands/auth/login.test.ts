@@ -4,8 +4,8 @@ import { chmodSync, existsSync } from 'node:fs'
 import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
+import { closedPortUrl } from '../../helpers/fake-api.js'
 import {
-  closedPortUrl,
   configFile,
   modeOf,
   readProfile,

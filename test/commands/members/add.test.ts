@@ -6,13 +6,8 @@ import { describe, expect, it } from 'vitest'
 import { NOW, credentialsEnv, withSandbox, summaryLine } from '../../helpers/cli.js'
 import type { RunOptions, SandboxFixture } from '../../helpers/cli.js'
 import { lines, ndjson, parseCsv } from '../../helpers/output.js'
-import {
-  KEY,
-  SandboxReader,
-  finishes,
-  startInFlightProxy,
-  startSession,
-} from '../../helpers/session.js'
+import { startFakeApi } from '../../helpers/fake-api.js'
+import { KEY, SandboxReader, finishes, startSession } from '../../helpers/session.js'
 import {
   MEMBER_POSTS,
   NOT_PROMPTING,
@@ -435,10 +430,10 @@ describe('members add --from-file: bulk', () => {
     await withSlowSandbox(async (fixture, slow) => {
       const chamber = await slow.emptyChamber('Bulk Thousand')
       const before = await slow.api.total(`/chambers/${chamber}/members`)
-      const proxy = await startInFlightProxy(
-        fixture.sandbox,
-        (method, url) => method === 'POST' && url.endsWith('/members'),
-      )
+      const proxy = await startFakeApi({
+        upstream: fixture.sandbox.url,
+        counts: ({ method, path }) => method === 'POST' && path.endsWith('/members'),
+      })
       try {
         const rows = memberRows(1000, 'k')
         const { code, stdout, stderr } = await addMembers(
@@ -459,8 +454,8 @@ describe('members add --from-file: bulk', () => {
         )
         expect(sent).toHaveLength(1000)
         // Each answer takes 5 ms, so a client allowing more would be seen with more.
-        expect(proxy.maxInFlight()).toBeLessThanOrEqual(8)
-        expect(proxy.maxInFlight()).toBeGreaterThan(1)
+        expect(proxy.maxOpen()).toBeLessThanOrEqual(8)
+        expect(proxy.maxOpen()).toBeGreaterThan(1)
         // The token request's connection is used again; no connection beyond one per worker.
         expect(proxy.connections()).toBe(8)
         expectSummary(stderr, summaryLine('1,000 created'))

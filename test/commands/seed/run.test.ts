@@ -7,10 +7,10 @@ import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { BODY_LIMIT } from '../../../src/sandbox/http.js'
+import { closedPortUrl } from '../../helpers/fake-api.js'
 import {
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
-  closedPortUrl,
   credentialsEnv,
   useDemoSandbox,
   useTempDirs,
