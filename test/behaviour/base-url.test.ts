@@ -5,13 +5,17 @@
 import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { baseUrlProblem } from '../../src/api/base-url.js'
-import { configFile } from '../helpers/cli.js'
-import { useTokenListener } from '../helpers/token-listener.js'
+import { configFile, useBareCommands } from '../helpers/cli.js'
+import type { RunOptions } from '../helpers/cli.js'
+import { useFakeApi } from '../helpers/fake-api.js'
 
 const PASSWORD = 'hunter2-pw'
 const TOKEN_ANSWER = { access_token: 'tok', token_type: 'Bearer', expires_in: 3600 }
 const LIST = { data: [], meta: { current_page: 1, per_page: 20, total: 0 } }
-const { listener, configDir, run } = useTokenListener(TOKEN_ANSWER, LIST)
+const listener = useFakeApi({ token: TOKEN_ANSWER, answer: () => ({ body: LIST }) })
+const { runBare, configDir } = useBareCommands()
+const run = (args: string[], env: NodeJS.ProcessEnv = {}, options: RunOptions = {}) =>
+  runBare(args, { ...options, env })
 
 const origin = () => new URL(listener().baseUrl()).origin
 

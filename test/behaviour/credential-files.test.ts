@@ -14,24 +14,27 @@ import {
 } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runMain, useTempDirs } from '../helpers/cli.js'
-import { useTokenListener } from '../helpers/token-listener.js'
+import { runMain, useBareCommands, useTempDirs } from '../helpers/cli.js'
+import { useFakeApi } from '../helpers/fake-api.js'
 
 const POSIX = process.platform !== 'win32'
 const ROOT = process.getuid?.() === 0
 const tempDir = useTempDirs('chamberctl-files-')
 
 describe('a token lifetime past any date', () => {
-  const server = useTokenListener({ access_token: 'forever', expires_in: 1e16 }, { data: [] })
+  const api = useFakeApi({
+    token: { access_token: 'forever', expires_in: 1e16 },
+    answer: () => ({ body: { data: [] } }),
+  })
+  const { runBare } = useBareCommands()
 
   it('is clamped: login and auth status work', async () => {
-    const login = await server.run(
-      ['login', '--base-url', server.listener().baseUrl(), '--client-id', 'c'],
-      { CHAMBERCTL_CLIENT_SECRET: 's' },
-    )
+    const login = await runBare(['login', '--base-url', api().baseUrl(), '--client-id', 'c'], {
+      env: { CHAMBERCTL_CLIENT_SECRET: 's' },
+    })
     expect(login.code, login.stderr).toBe(0)
     expect(login.stderr).toMatch(/token expires: \d{4}-\d\d-\d\dT/)
-    const status = await server.run(['auth', 'status', '--json'])
+    const status = await runBare(['auth', 'status', '--json'])
     expect(status.code, status.stderr).toBe(0)
     const [record] = JSON.parse(status.stdout) as { expires_at: string }[]
     const days = (Date.parse(record!.expires_at) - Date.now()) / 86_400_000

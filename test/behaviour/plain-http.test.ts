@@ -5,9 +5,9 @@
 // tests can see what would have been sent.
 import { describe, expect, it } from 'vitest'
 import { isLoopback } from '../../src/api/plain-http.js'
+import { useBareCommands } from '../helpers/cli.js'
 import type { RunOptions } from '../helpers/cli.js'
-import { startRawListener } from '../helpers/raw-listener.js'
-import { useTokenListener } from '../helpers/token-listener.js'
+import { startFakeApi, useFakeApi } from '../helpers/fake-api.js'
 
 const SECRET = 'remote-secret'
 const TOKEN_ANSWER = { access_token: 'remote-token', token_type: 'Bearer', expires_in: 3600 }
@@ -15,7 +15,10 @@ const LIST = {
   data: [{ id: 'ch_1', name: 'One' }],
   meta: { current_page: 1, per_page: 20, total: 1 },
 }
-const { listener, run } = useTokenListener(TOKEN_ANSWER, LIST)
+const listener = useFakeApi({ token: TOKEN_ANSWER, answer: () => ({ body: LIST }) })
+const { runBare } = useBareCommands()
+const run = (args: string[], env: NodeJS.ProcessEnv = {}, options: RunOptions = {}) =>
+  runBare(args, { ...options, env })
 
 // The listener's base URL under another host name.
 const remote = () => listener().baseUrl().replace('127.0.0.1', '0.0.0.0')
@@ -121,13 +124,11 @@ describe('loopback needs no flag', () => {
 
 describe('redirects', () => {
   it('are not followed: the token never reaches the other host', async () => {
-    const other = await startRawListener(() => ({ status: 200, body: LIST }))
+    const other = await startFakeApi({ answer: () => ({ body: LIST }) })
     const target = other.baseUrl().replace('127.0.0.1', 'localhost')
-    const redirecting = await startRawListener(() => ({
-      status: 307,
-      body: {},
-      headers: { location: `${target}/chambers` },
-    }))
+    const redirecting = await startFakeApi({
+      answer: () => ({ status: 307, body: {}, headers: { location: `${target}/chambers` } }),
+    })
     try {
       const { code, stderr } = await run(['chambers', 'list'], {
         CHAMBERCTL_BASE_URL: redirecting.baseUrl(),

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { runMain, useTempDirs } from '../helpers/cli.js'
 import { lines, ndjson } from '../helpers/output.js'
 import type { RunOptions } from '../helpers/cli.js'
-import { startRawListener } from '../helpers/raw-listener.js'
-import type { RawAction, RawListener, RawRequest } from '../helpers/raw-listener.js'
+import { startFakeApi } from '../helpers/fake-api.js'
+import type { Answer, FakeApi } from '../helpers/fake-api.js'
 
 const tempDir = useTempDirs('chamberctl-redact-')
 
@@ -18,23 +18,23 @@ const REFRESH = 'refresh-81bd02'
 const SECRET = 'cl-secret-5e1d'
 const SECRETS = [TOKEN, REFRESH, SECRET, encodeURIComponent(`${SECRET}`)]
 
-let listener: RawListener | undefined
+let listener: FakeApi | undefined
 afterEach(async () => {
   await listener?.close()
   listener = undefined
 })
 
-async function serve(decide: (request: RawRequest) => RawAction) {
-  listener = await startRawListener(decide)
+// Answers every request, the token's too, with `answer`.
+async function serve(answer: Answer) {
+  listener = await startFakeApi({ token: false, answer })
 }
 
 // Issues TOKEN at /auth/token and gives every other request `answer`.
-function serveAfterToken(answer: RawAction) {
-  return serve((r) =>
-    r.path.endsWith('/auth/token')
-      ? { status: 200, body: { access_token: TOKEN, token_type: 'Bearer', expires_in: 3600 } }
-      : answer,
-  )
+async function serveAfterToken(answer: Answer) {
+  listener = await startFakeApi({
+    token: { access_token: TOKEN, token_type: 'Bearer', expires_in: 3600 },
+    answer,
+  })
 }
 
 function run(args: string[], env: NodeJS.ProcessEnv, options: RunOptions = {}) {
@@ -114,13 +114,13 @@ describe('a server that echoes secrets', () => {
   })
 
   it('masks the client secret echoed in an error description and in field messages', async () => {
-    await serveAfterToken({
+    await serveAfterToken(() => ({
       status: 422,
       body: {
         error: `client ${SECRET} may not do this`,
         fields: { name: [`rejected for token ${TOKEN}`] },
       },
-    })
+    }))
     const { code, stderr } = await run(
       [
         'members',
@@ -142,16 +142,14 @@ describe('a server that echoes secrets', () => {
   })
 
   it('masks them in the result rows of a bulk run', async () => {
-    await serve((r) =>
-      r.path.endsWith('/auth/token')
-        ? { status: 200, body: { access_token: TOKEN, token_type: 'Bearer', expires_in: 3600 } }
-        : // The chamber exists (the run checks it before the first row); the row fails.
-          r.method === 'GET'
-          ? { status: 200, body: { id: 'ch_1', name: 'One' } }
-          : {
-              status: 500,
-              body: { error: `internal: password=${SECRET} header Authorization ${TOKEN}` },
-            },
+    await serveAfterToken((r) =>
+      // The chamber exists (the run checks it before the first row); the row fails.
+      r.method === 'GET'
+        ? { status: 200, body: { id: 'ch_1', name: 'One' } }
+        : {
+            status: 500,
+            body: { error: `internal: password=${SECRET} header Authorization ${TOKEN}` },
+          },
     )
     const file = path.join(tempDir(), 'rows.ndjson')
     writeFileSync(file, JSON.stringify({ name: 'A', email: 'a@example.com', membership_type: 's' }))

@@ -8,15 +8,15 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { runMain, summaryLine, useTempDirs } from '../helpers/cli.js'
 import { lines, ndjson } from '../helpers/output.js'
 import type { RunOptions } from '../helpers/cli.js'
-import { startRawListener } from '../helpers/raw-listener.js'
-import type { RawAction, RawListener, RawRequest } from '../helpers/raw-listener.js'
+import { startFakeApi } from '../helpers/fake-api.js'
+import type { Reply, FakeApi, FakeRequest } from '../helpers/fake-api.js'
 
 type Problem = { status: number | null; code: string; message: string }
 
 const tempDir = useTempDirs('chamberctl-unknown-')
 const UNKNOWN = 'the request may have been applied: check before retrying'
 
-let listener: RawListener | undefined
+let listener: FakeApi | undefined
 afterEach(async () => {
   await listener?.close()
   listener = undefined
@@ -24,17 +24,19 @@ afterEach(async () => {
 
 let ids = 0
 // Answers like the API, except for the requests `drop` picks.
-async function serve(drop: (request: RawRequest) => RawAction | undefined) {
-  listener = await startRawListener((request) => {
-    const chosen = drop(request)
-    if (chosen) return chosen
-    // A list (what a bulk run reads before it sends) is empty.
-    if (request.method === 'GET' && /\/(chambers|members)(\?|$)/.test(request.path)) {
-      return { status: 200, body: { data: [], meta: { current_page: 1, per_page: 100, total: 0 } } }
-    }
-    const body = JSON.parse(request.body || '{}') as Record<string, unknown>
-    const id = `${request.path.endsWith('/members') ? 'mb' : 'ch'}_${++ids}`
-    return { status: request.method === 'POST' ? 201 : 200, body: { id, ...body } }
+async function serve(drop: (request: FakeRequest) => Reply | undefined) {
+  listener = await startFakeApi({
+    answer: (request) => {
+      const chosen = drop(request)
+      if (chosen) return chosen
+      // A list (what a bulk run reads before it sends) is empty.
+      if (request.method === 'GET' && /\/(chambers|members)(\?|$)/.test(request.path)) {
+        return { body: { data: [], meta: { current_page: 1, per_page: 100, total: 0 } } }
+      }
+      const body = JSON.parse(request.body || '{}') as Record<string, unknown>
+      const id = `${request.path.endsWith('/members') ? 'mb' : 'ch'}_${++ids}`
+      return { status: request.method === 'POST' ? 201 : 200, body: { id, ...body } }
+    },
   })
   return listener
 }

@@ -3,11 +3,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { runMain, useTempDirs } from '../helpers/cli.js'
 import { lines } from '../helpers/output.js'
-import { startRawListener } from '../helpers/raw-listener.js'
-import type { RawListener } from '../helpers/raw-listener.js'
+import { startFakeApi } from '../helpers/fake-api.js'
+import type { FakeApi } from '../helpers/fake-api.js'
 
 const tempDir = useTempDirs('chamberctl-fields-')
-let listener: RawListener | undefined
+let listener: FakeApi | undefined
 afterEach(async () => {
   await listener?.close()
   listener = undefined
@@ -15,13 +15,15 @@ afterEach(async () => {
 
 describe('the field table of a 422', () => {
   it('lines up messages after field names of wide characters', async () => {
-    listener = await startRawListener(() => ({
-      status: 422,
-      body: {
-        error: 'validation_failed',
-        fields: { 名前: ['は必須です'], 'address.city': ['is too long'] },
-      },
-    }))
+    listener = await startFakeApi({
+      answer: () => ({
+        status: 422,
+        body: {
+          error: 'validation_failed',
+          fields: { 名前: ['は必須です'], 'address.city': ['is too long'] },
+        },
+      }),
+    })
     const { code, stderr } = await runMain(
       ['chambers', 'create', '--name', 'X', '--type', 'hq', '--address-field', 'city=Kiel'],
       {

@@ -317,18 +317,24 @@ export function modeOf(file: string): number {
   return statSync(file).mode & 0o777
 }
 
-// The command tests' way of running chamberctl: a fresh private config directory per test and
-// the sandbox's credentials in the environment, each overridable per run.
-export function useCommands(fixture: () => SandboxFixture) {
+// Runs chamberctl with a fresh private config directory per test and only what the test gives.
+export function useBareCommands() {
   const tempDir = useTempDirs('chamberctl-config-')
   let dir: string | undefined
   afterEach(() => {
     dir = undefined
   })
   const configDir = () => (dir ??= tempDir())
-  // Without the sandbox's credentials: only what the test gives (and the config directory).
   const runBare = (args: string[], options: RunOptions = {}): Promise<RunResult> =>
     runMain(args, { ...options, env: { CHAMBERCTL_CONFIG_DIR: configDir(), ...options.env } })
+  // A temp directory besides the test's config directory (a second profile home, say).
+  return { configDir, tempDir, runBare }
+}
+
+// The command tests' way of running chamberctl: useBareCommands, with the sandbox's credentials
+// in the environment, each overridable per run.
+export function useCommands(fixture: () => SandboxFixture) {
+  const { configDir, tempDir, runBare } = useBareCommands()
   // `login` as a script runs it (loginArgs, then any extra flags), the client secret on stdin
   // unless the test gives other input; into the test's config directory unless `dir` is given.
   const login = (
@@ -341,7 +347,6 @@ export function useCommands(fixture: () => SandboxFixture) {
     })
   return {
     configDir,
-    // A temp directory besides the test's config directory (a second profile home, say).
     tempDir,
     run(args: string[], options: RunOptions = {}): Promise<RunResult> {
       return runMain(args, {

@@ -1,13 +1,15 @@
 // The one fake API server of the tests: node:http (or https) on 127.0.0.1, port 0. It reads each
 // request whole, logs it, and answers as the test's `answer` says: a JSON reply, a dropped
 // connection, no answer at all, one written by hand, or on to a real server (`upstream`, a
-// sandbox) so that a test can watch, hold back or count requests on their way. What the test
-// does not answer, it answers itself: a token at POST …/auth/token, then the upstream, then 404.
-// Held requests wait for the test (`Holder`), never for a clock.
+// sandbox) so that a test can watch, hold back or count requests on their way. It grants a
+// token at POST …/auth/token before the test's `answer` is asked (unless told otherwise); what
+// the answer leaves, the upstream or a 404 answers. Held requests wait for the test (`Holder`),
+// never for a clock.
 import { request as httpRequest, createServer as createHttpServer } from 'node:http'
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo, Server as NetServer, Socket } from 'node:net'
+import { afterEach, beforeEach } from 'vitest'
 
 export type FakeRequest = {
   method: string
@@ -29,13 +31,13 @@ export type Reply =
   // Answers by hand.
   | ((res: ServerResponse) => void)
 
-// Undefined: not this test's business (the token, the upstream or a 404 answer it).
+// Undefined: not this test's business (the upstream or a 404 answers it).
 export type Answer = (request: FakeRequest) => Reply | undefined | Promise<Reply | undefined>
 
 export type FakeApiOptions = {
   answer?: Answer
-  // What POST …/auth/token answers: by default a token of the client's own, `tok-<client>-<n>`
-  // for the n-th token issued; false: nothing special (the default with an upstream).
+  // What POST …/auth/token answers (TOKEN_GRANT by default); false: `answer` sees token requests
+  // too (the default with an upstream).
   token?: object | false
   // Where 'forward' sends a request: an origin, or one chosen for each request.
   upstream?: string | ((request: FakeRequest) => string)
@@ -57,6 +59,8 @@ export type FakeApi = {
   maxOpen(): number
   close(): Promise<void>
 }
+
+export const TOKEN_GRANT = { access_token: 'fake-token', token_type: 'Bearer', expires_in: 3600 }
 
 export const isTokenRequest = (request: FakeRequest) =>
   request.method === 'POST' && /\/auth\/token(\?|$)/.test(request.path)
@@ -113,27 +117,12 @@ function forward(request: FakeRequest, origin: string, res: ServerResponse): voi
 
 export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeApi> {
   const requests: FakeRequest[] = []
-  const token = options.token ?? !options.upstream
-  // Tokens are numbered in the order their requests arrived, however long an answer is held.
-  const numbers = new WeakMap<FakeRequest, number>()
-  let issued = 0
-  const grant = (request: FakeRequest) =>
-    typeof token === 'object'
-      ? token
-      : {
-          access_token: `tok-${clientOf(request)}-${numbers.get(request)}`,
-          token_type: 'Bearer',
-          expires_in: 3600,
-        }
+  const token = options.token ?? (options.upstream ? false : TOKEN_GRANT)
   let open = 0
   let max = 0
 
   const send = (request: FakeRequest, res: ServerResponse, reply: Reply | undefined) => {
-    if (reply === undefined) {
-      if (token && isTokenRequest(request)) reply = { body: grant(request) }
-      else if (options.upstream) reply = 'forward'
-      else reply = { status: 404, body: { error: 'not_found' } }
-    }
+    reply ??= options.upstream ? 'forward' : { status: 404, body: { error: 'not_found' } }
     if (reply === 'hang') return
     if (reply === 'drop') return void res.socket?.destroy()
     if (reply === 'forward') {
@@ -158,7 +147,6 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
         body: Buffer.concat(chunks).toString('utf8'),
       }
       requests.push(request)
-      if (isTokenRequest(request)) numbers.set(request, ++issued)
       if (options.counts?.(request)) {
         max = Math.max(max, ++open)
         let settled = false
@@ -168,7 +156,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
         }
         res.once('finish', settle).once('close', settle)
       }
-      Promise.resolve(options.answer?.(request)).then(
+      const reply = token && isTokenRequest(request) ? { body: token } : options.answer?.(request)
+      Promise.resolve(reply).then(
         (reply) => send(request, res, reply),
         (error: unknown) => res.destroy(error as Error),
       )
@@ -226,6 +215,22 @@ export class Holder<T> {
   }
 }
 
+// A fake API of its own for each test: started before it, closed after it.
+export function useFakeApi(options: FakeApiOptions = {}): () => FakeApi {
+  let api: FakeApi | undefined
+  beforeEach(async () => {
+    api = await startFakeApi(options)
+  })
+  afterEach(async () => {
+    await api?.close()
+    api = undefined
+  })
+  return () => {
+    if (!api) throw new Error('the fake API is started in beforeEach')
+    return api
+  }
+}
+
 export type TokenServer = FakeApi & {
   // Token requests so far, by client id, in order.
   tokenRequests(): string[]
@@ -237,18 +242,22 @@ export type TokenServer = FakeApi & {
   release(): void
 }
 
-// For the tests of token refreshes across processes: tokens of each client's own, every other
-// request answered with an empty list, and the token answers of the clients a test names held
-// back until it releases them, so that what happens meanwhile (a logout, a new login, other
-// processes) is up to the test.
+// For the tests of token refreshes across processes: tokens of each client's own (`tok-<client>-
+// <n>`, the n-th token request to arrive), every other request answered with an empty list, and
+// the token answers of the clients a test names held back until it releases them, so that what
+// happens meanwhile (a logout, a new login, other processes) is up to the test.
 export async function startTokenServer(): Promise<TokenServer> {
   let holding = new Set<string>()
+  let issued = 0
   const holder = new Holder<string>()
   const api = await startFakeApi({
+    token: false,
     answer: async (request) => {
       if (!isTokenRequest(request)) return { body: { data: [] } }
-      if (holding.has(clientOf(request))) await holder.hold(clientOf(request))
-      return undefined
+      const client = clientOf(request)
+      const access_token = `tok-${client}-${++issued}`
+      if (holding.has(client)) await holder.hold(client)
+      return { body: { access_token, token_type: 'Bearer', expires_in: 3600 } }
     },
   })
   return {

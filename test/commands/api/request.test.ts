@@ -7,7 +7,6 @@ import { PassThrough } from 'node:stream'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { toBody } from '../../../src/commands/api/fields.js'
-import { startFakeApi } from '../../helpers/fake-api.js'
 import {
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
@@ -19,7 +18,7 @@ import {
 } from '../../helpers/cli.js'
 import { idsOf, lines } from '../../helpers/output.js'
 import type { FakeApi } from '../../helpers/fake-api.js'
-import { startRawListener } from '../../helpers/raw-listener.js'
+import { startFakeApi } from '../../helpers/fake-api.js'
 import { ApiClient } from '../../sandbox/helpers.js'
 import type { Rec } from '../../sandbox/helpers.js'
 
@@ -268,11 +267,10 @@ describe('api: request bodies', () => {
   })
 
   it('sends __proto__ and constructor keys as written, in a body and a query', async () => {
-    const listener = await startRawListener((r) =>
-      r.path.endsWith('/auth/token')
-        ? { status: 200, body: { access_token: 'tok-proto-1', expires_in: 3600 } }
-        : { status: 200, body: {} },
-    )
+    const listener = await startFakeApi({
+      token: { access_token: 'tok-proto-1', expires_in: 3600 },
+      answer: () => ({ body: {} }),
+    })
     const env = {
       CHAMBERCTL_CONFIG_DIR: tempDir(),
       CHAMBERCTL_BASE_URL: listener.baseUrl(),
