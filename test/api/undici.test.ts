@@ -1,15 +1,12 @@
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { createHttpAgent, ExchangeError, request } from '../../src/api/undici.js'
+import { startFakeApi } from '../helpers/fake-api.js'
 
 describe('the HTTP agent', () => {
   it('ends a kept-alive connection without formatting a stack trace', async () => {
-    const server = createServer((_req, res) => res.end('ok'))
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const { port } = server.address() as AddressInfo
+    const server = await startFakeApi({ answer: () => ({ body: 'ok' }) })
     const agent = createHttpAgent({ connections: 1, connectTimeoutMs: 5000 })
-    const answer = await request(agent.dispatcher, new URL(`http://127.0.0.1:${port}/`), {
+    const answer = await request(agent.dispatcher, new URL(`${server.url}/`), {
       method: 'GET',
       headers: {},
       timeoutMs: 5000,
@@ -28,22 +25,19 @@ describe('the HTTP agent', () => {
     } finally {
       Error.prepareStackTrace = format
     }
-    await new Promise((resolve) => server.close(resolve))
+    await server.close()
     expect(formatted).toEqual([])
   })
 
   // Node's own limit, given by chamberctl rather than read off node:http by undici.
   it('takes an answer whose headers fit in 16 KiB, and refuses one whose headers do not', async () => {
     let size = 0
-    const server = createServer((_req, res) => {
-      res.setHeader('x-filler', 'a'.repeat(size))
-      res.end('ok')
+    const server = await startFakeApi({
+      answer: () => ({ headers: { 'x-filler': 'a'.repeat(size) }, body: 'ok' }),
     })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const { port } = server.address() as AddressInfo
     const agent = createHttpAgent({ connections: 1, connectTimeoutMs: 5000 })
     const get = () =>
-      request(agent.dispatcher, new URL(`http://127.0.0.1:${port}/`), {
+      request(agent.dispatcher, new URL(`${server.url}/`), {
         method: 'GET',
         headers: {},
         timeoutMs: 5000,
@@ -57,7 +51,7 @@ describe('the HTTP agent', () => {
       expect(refused).toMatchObject({ kind: 'bad_headers' })
     } finally {
       await agent.destroy()
-      await new Promise((resolve) => server.close(resolve))
+      await server.close()
     }
   })
 })

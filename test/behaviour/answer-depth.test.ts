@@ -1,11 +1,10 @@
 // A server's answer nested absurdly deep (10,000 levels) is a clear exit 1 naming the limit, in
 // every format (JSON, --jq, ndjson, a table, a record view), never "Maximum call stack size
 // exceeded"; an answer within the limit is printed as it came.
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MAX_ANSWER_DEPTH } from '../../src/api/json-text.js'
 import { runMain, useTempDirs } from '../helpers/cli.js'
+import { useFakeApi } from '../helpers/fake-api.js'
 
 const tempDir = useTempDirs('chamberctl-depth-')
 
@@ -14,25 +13,17 @@ const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(level
 
 // The depth of the `extra` field each record carries, per request.
 let extraLevels = 10_000
-let server: ReturnType<typeof createServer>
-let baseUrl = ''
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    res.setHeader('content-type', 'application/json')
-    if (req.url!.endsWith('/auth/token')) {
-      return res.end('{"access_token":"tok-depth-1","token_type":"Bearer","expires_in":3600}')
-    }
+const api = useFakeApi({
+  token: { access_token: 'tok-depth-1', token_type: 'Bearer', expires_in: 3600 },
+  answer: ({ path }) => {
     const record = `{"id":"ch_1","name":"Deep","extra":${nested(extraLevels)}}`
-    res.end(
-      req.url!.startsWith('/v2/chambers/')
+    return {
+      body: path.startsWith('/v2/chambers/')
         ? record
         : `{"data":[${record}],"meta":{"current_page":1,"per_page":20,"total":1}}`,
-    )
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`
+    }
+  },
 })
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
 function run(args: string[], tty: boolean) {
   return runMain(args, {
@@ -40,7 +31,7 @@ function run(args: string[], tty: boolean) {
     stdoutWidth: 100,
     env: {
       CHAMBERCTL_CONFIG_DIR: tempDir(),
-      CHAMBERCTL_BASE_URL: baseUrl,
+      CHAMBERCTL_BASE_URL: api().baseUrl(),
       CHAMBERCTL_CLIENT_ID: 'ci',
       CHAMBERCTL_CLIENT_SECRET: 'secret-depth',
     },

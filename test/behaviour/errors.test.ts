@@ -1,13 +1,11 @@
 // Exit codes (contract §6) and how errors are reported (§4): one `error:` line, plus a JSON object
 // on stderr with --json or -o ndjson.
 import { readdirSync, readFileSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { constants } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SIGNAL_EXIT_CODES } from '../../src/errors.js'
-import { closedPortUrl } from '../helpers/fake-api.js'
+import { closedPortUrl, startFakeApi } from '../helpers/fake-api.js'
 import {
   BIG_CHAMBER,
   credentialsEnv,
@@ -276,22 +274,23 @@ describe('tolerance: a body that is not the API', () => {
   ])(
     'an HTML page with status %i: exit %i, the status and an excerpt',
     async (status, exit, message) => {
-      const server = createServer((_req, res) => {
-        res.writeHead(status, { 'content-type': 'text/html' })
-        res.end('<html><body>Proxy says hi</body></html>')
+      const server = await startFakeApi({
+        answer: () => ({
+          status,
+          headers: { 'content-type': 'text/html' },
+          body: '<html><body>Proxy says hi</body></html>',
+        }),
       })
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
       try {
-        const { port } = server.address() as AddressInfo
         const { code, stdout, stderr } = await runBare(['chambers', 'list'], {
-          env: { CHAMBERCTL_BASE_URL: `http://127.0.0.1:${port}/v2`, CHAMBERCTL_TOKEN: 'any' },
+          env: { CHAMBERCTL_BASE_URL: server.baseUrl(), CHAMBERCTL_TOKEN: 'any' },
         })
         expect(code).toBe(exit)
         expect(stdout).toBe('')
         expect(lines(stderr)).toHaveLength(1)
         expect(stderr).toMatch(message)
       } finally {
-        await new Promise((resolve) => server.close(resolve))
+        await server.close()
       }
     },
   )

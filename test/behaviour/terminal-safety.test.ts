@@ -4,14 +4,13 @@
 // runs with TTY-flagged streams, and the bytes written must hold none of it raw, only the
 // escaped form. The same commands in a pipe print the machine formats byte for byte.
 import { mkdtempSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { runMain } from '../helpers/cli.js'
 import type { RunOptions } from '../helpers/cli.js'
+import { useFakeApi } from '../helpers/fake-api.js'
+import type { FakeRequest, Reply } from '../helpers/fake-api.js'
 
 const ID = 'c1\u001b[2J'
 const NAME = 'Evil\u001b]52;c;cm0gLXJm\u0007 \u202eproC\u009b31m\u200b'
@@ -38,26 +37,23 @@ const chamber = {
 }
 const member = { id: ID, name: NAME, email: 'ada@example.com', membership_type: NAME }
 
-let server: ReturnType<typeof createServer>
-let base = ''
-const seen: string[] = []
+// Every answer carries a hostile header too.
+const send = (status: number, value: unknown, type = 'application/json'): Reply => ({
+  status,
+  body: typeof value === 'string' ? value : JSON.stringify(value),
+  headers: { 'content-type': type, 'x-note': 'h\u009bi' },
+})
 
-function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
-  const url = new URL(req.url ?? '/', 'http://x')
-  seen.push(`${req.method} ${url.pathname}`)
-  const send = (status: number, value: unknown, type = 'application/json') => {
-    res.writeHead(status, { 'content-type': type, 'x-note': 'h\u009bi' })
-    res.end(typeof value === 'string' ? value : JSON.stringify(value))
-  }
-  const p = url.pathname
+function answer({ method, path: target, body }: FakeRequest): Reply {
+  const p = new URL(target, 'http://x').pathname
   if (p === '/v2/auth/token') {
     const token = body.includes('client_id=hostile') || body.includes('"hostile"') ? ID : 'tok'
     return send(200, { access_token: token, expires_in: 3600, note: TOKEN_NOTE })
   }
   if (p === '/v2/text') return send(200, `plain ${NAME}\n`, 'text/plain')
   if (p === '/v2/chambers/gone') return send(404, { error: `no chamber ${NAME}` })
-  if (req.method === 'POST' && p === '/v2/chambers') return send(201, chamber)
-  if (req.method === 'POST' && p.endsWith('/members')) {
+  if (method === 'POST' && p === '/v2/chambers') return send(201, chamber)
+  if (method === 'POST' && p.endsWith('/members')) {
     const sent = JSON.parse(body) as { email: string }
     if (sent.email === 'refused@example.com') {
       return send(422, {
@@ -72,17 +68,7 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
   return send(200, chamber)
 }
 
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = ''
-    req.setEncoding('utf8')
-    req.on('data', (chunk: string) => (body += chunk))
-    req.on('end', () => answer(req, res, body))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`
-})
-afterAll(() => new Promise((resolve) => server.close(resolve)))
+const api = useFakeApi({ token: false, answer }, 'file')
 
 const configDir = mkdtempSync(path.join(tmpdir(), 'chamberctl-terminal-safety-'))
 
@@ -94,7 +80,7 @@ function run(args: string[], options: RunOptions = {}) {
     ...options,
     env: {
       CHAMBERCTL_CONFIG_DIR: configDir,
-      CHAMBERCTL_BASE_URL: base,
+      CHAMBERCTL_BASE_URL: api().baseUrl(),
       CHAMBERCTL_CLIENT_ID: 'id',
       CHAMBERCTL_CLIENT_SECRET: 'secret',
       // Colour would write escape sequences of our own; without it any ESC is the server's.
@@ -247,6 +233,7 @@ describe('nothing from the server reaches a terminal raw', () => {
 
 describe('seen by the server', () => {
   it('every path above reached it', () => {
+    const seen = api().requests.map((r) => `${r.method} ${new URL(r.path, 'http://x').pathname}`)
     expect(seen).toContain('GET /v2/chambers')
     expect(seen).toContain('POST /v2/chambers/c1/members')
   })

@@ -1,12 +1,11 @@
 // `chamberctl __complete chamber-ids`, the built CLI as the scripts run it: ids from the server,
 // a private cache per base URL that spares the server a second listing, and silence on failure.
 import { readFileSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
-import type { AddressInfo, Socket } from 'node:net'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closedPortUrl } from '../helpers/fake-api.js'
 import { CHAMBER_IDS, credentialsEnv, modeOf, useSandbox, useTempDirs } from '../helpers/cli.js'
+import { startSilent } from '../helpers/network.js'
 import { lines } from '../helpers/output.js'
 import { runCli } from '../helpers/run-cli.js'
 
@@ -110,22 +109,18 @@ describe('__complete chamber-ids prints nothing and exits 0 when it cannot answe
   })
 
   it('a server that accepts the connection and never answers: abandoned after a second', async () => {
-    const sockets = new Set<Socket>()
-    const silent = createServer((socket) => void sockets.add(socket))
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
-    const { port } = silent.address() as AddressInfo
+    const silent = await startSilent()
     try {
       const env = {
         ...credentialsEnv(sandbox()),
-        CHAMBERCTL_BASE_URL: `http://127.0.0.1:${port}/v2`,
+        CHAMBERCTL_BASE_URL: `http://127.0.0.1:${silent.port}/v2`,
         // The per-request timeout a user set does not lengthen the wait.
         CHAMBERCTL_TIMEOUT: '60',
       }
       const result = await runCli(ARGS, { configDir: tempDir(), env, timeoutMs: 5_000 })
       expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' })
     } finally {
-      for (const socket of sockets) socket.destroy()
-      await new Promise((resolve) => silent.close(resolve))
+      await silent.close()
     }
   })
 

@@ -12,23 +12,16 @@ import { createBrotliCompress, createGzip, deflateSync, gzipSync } from 'node:zl
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { useTempDirs } from '../helpers/cli.js'
 import { lines, ndjson } from '../helpers/output.js'
-import {
-  json,
-  listBody,
-  selfSigned,
-  startConnectProxy,
-  startForwardProxy,
-  startServer,
-  startSilent,
-} from '../helpers/network.js'
-import type { Certificate, Fixture, Handler } from '../helpers/network.js'
+import { startFakeApi } from '../helpers/fake-api.js'
+import { listBody, selfSigned, startConnectProxy, startSilent } from '../helpers/network.js'
+import type { Certificate, Fixture } from '../helpers/network.js'
 import { runCli } from '../helpers/run-cli.js'
 import type { CliResult } from '../helpers/run-cli.js'
 
 const tempDir = useTempDirs('chamberctl-network-')
 // A name no resolver knows: only a proxy can reach it.
 const HOST = 'api.chamber.test'
-const TOKEN_ANSWER = JSON.stringify({ access_token: 'tok', token_type: 'Bearer', expires_in: 3600 })
+const TOKEN_ANSWER = { access_token: 'tok', token_type: 'Bearer', expires_in: 3600 }
 const MiB = 1024 * 1024
 
 let cert: Certificate
@@ -48,8 +41,8 @@ async function open<F extends Fixture>(fixture: Promise<F>): Promise<F> {
 }
 
 // The token endpoint and a chamber list, as the real API answers them.
-const api: Handler = (req, res) =>
-  req.url?.endsWith('/auth/token') ? json(res, TOKEN_ANSWER) : json(res, listBody())
+const serveApi = (tls?: Certificate) =>
+  startFakeApi({ tls, token: TOKEN_ANSWER, answer: () => ({ body: listBody() }) })
 
 // Runs the binary with `env` and nothing else of this process's; `ms` is how long it took.
 async function run(
@@ -87,19 +80,19 @@ function expectIds(stdout: string) {
 
 describe('CAs from NODE_EXTRA_CA_CERTS', () => {
   it('a server with a self-signed certificate is trusted through it', async () => {
-    const server = await open(startServer(api, cert))
+    const server = await open(serveApi(cert))
     const url = `https://127.0.0.1:${server.port}/v2`
     const { code, stdout, stderr } = await run(LIST, { ...client(url), ...trusted() })
     expect(code, stderr).toBe(0)
     expectIds(stdout)
-    expect(server.seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+    expect(server.requests.map((s) => `${s.method} ${s.path}`)).toEqual([
       'POST /v2/auth/token',
       expect.stringMatching(/^GET \/v2\/chambers\?/),
     ])
   })
 
   it('and without it, cannot reach (exit 5): the handshake failed, nothing was sent', async () => {
-    const server = await open(startServer(api, cert))
+    const server = await open(serveApi(cert))
     const url = `https://127.0.0.1:${server.port}/v2`
     const { code, stderr } = await run(LIST, token(url))
     expect(code).toBe(5)
@@ -108,13 +101,13 @@ describe('CAs from NODE_EXTRA_CA_CERTS', () => {
       /^error: cannot reach 127\.0\.0\.1:\d+ after 3 attempts in \d+\.\d s: self-signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\); to trust its CA, set NODE_EXTRA_CA_CERTS to its PEM file$/m,
     )
     expect(stderr).not.toContain('--use-system-ca')
-    expect(server.seen).toEqual([])
+    expect(server.requests).toEqual([])
   })
 })
 
 describe('proxies from the environment', () => {
   it('HTTPS_PROXY: CONNECT for https, the token request included', async () => {
-    const server = await open(startServer(api, cert))
+    const server = await open(serveApi(cert))
     const proxy = await open(startConnectProxy(() => server.port))
     const { code, stdout, stderr } = await run(LIST, {
       ...client(`https://${HOST}/v2`),
@@ -123,19 +116,19 @@ describe('proxies from the environment', () => {
     })
     expect(code, stderr).toBe(0)
     expectIds(stdout)
-    expect(new Set(proxy.seen.map((s) => `${s.method} ${s.url}`))).toEqual(
+    expect(new Set(proxy.requests.map((s) => `${s.method} ${s.path}`))).toEqual(
       new Set([`CONNECT ${HOST}:443`]),
     )
-    expect(server.seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+    expect(server.requests.map((s) => `${s.method} ${s.path}`)).toEqual([
       'POST /v2/auth/token',
       expect.stringMatching(/^GET \/v2\/chambers\?/),
     ])
-    expect(server.seen[1]!.headers.host).toBe(HOST)
+    expect(server.requests[1]!.headers.host).toBe(HOST)
   })
 
   it('http_proxy (lower case): a forward proxy for http', async () => {
-    const server = await open(startServer(api))
-    const proxy = await open(startForwardProxy(() => server.port))
+    const server = await open(serveApi())
+    const proxy = await open(startFakeApi({ upstream: server.url }))
     const { code, stdout, stderr } = await run(LIST, {
       ...client(`http://${HOST}/v2`),
       CHAMBERCTL_INSECURE_HTTP: '1',
@@ -143,17 +136,17 @@ describe('proxies from the environment', () => {
     })
     expect(code, stderr).toBe(0)
     expectIds(stdout)
-    expect(proxy.seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+    expect(proxy.requests.map((s) => `${s.method} ${s.path}`)).toEqual([
       `POST http://${HOST}/v2/auth/token`,
       expect.stringMatching(new RegExp(`^GET http://${HOST}/v2/chambers\\?`)),
     ])
-    expect(server.seen).toHaveLength(2)
+    expect(server.requests).toHaveLength(2)
   })
 
   it('NO_PROXY: its hosts are reached directly, the proxy sees nothing', async () => {
     // 0.0.0.0 is no loopback name (loopback is never proxied), yet it reaches the server here.
-    const server = await open(startServer(api))
-    const proxy = await open(startForwardProxy(() => server.port))
+    const server = await open(serveApi())
+    const proxy = await open(startFakeApi({ upstream: server.url }))
     const { code, stdout, stderr } = await run(LIST, {
       ...token(`http://0.0.0.0:${server.port}/v2`),
       CHAMBERCTL_INSECURE_HTTP: '1',
@@ -162,8 +155,8 @@ describe('proxies from the environment', () => {
     })
     expect(code, stderr).toBe(0)
     expectIds(stdout)
-    expect(proxy.seen).toEqual([])
-    expect(server.seen).toHaveLength(1)
+    expect(proxy.requests).toEqual([])
+    expect(server.requests).toHaveLength(1)
   })
 
   it('a proxy that refuses: cannot reach, naming the proxy (exit 5)', async () => {
@@ -200,7 +193,7 @@ describe('--timeout bounds connecting and the TLS handshake', () => {
         ),
       ),
     ])
-    expect(server.seen).toHaveLength(3)
+    expect(server.requests).toHaveLength(3)
     // 3 × 1 s and two backoffs under a second: far from undici's own 10 s connect timeout.
     expect(ms).toBeLessThan(10_000)
   })
@@ -212,7 +205,7 @@ describe('--timeout bounds connecting and the TLS handshake', () => {
     expect(lines(stderr)).toEqual([
       `error: cannot reach 127.0.0.1:${server.port}: no connection within 1 s (POST /v2/chambers was not sent)`,
     ])
-    expect(server.seen).toHaveLength(1)
+    expect(server.requests).toHaveLength(1)
     expect(ms).toBeLessThan(10_000)
   })
 
@@ -220,10 +213,13 @@ describe('--timeout bounds connecting and the TLS handshake', () => {
     // The chamber check is answered on the first connection (then closed); every later
     // connection is accepted and its handshake never answered.
     const server = await open(
-      startServer((_, res) => {
-        res.setHeader('connection', 'close')
-        json(res, JSON.stringify({ id: 'ch_1', name: 'One', type: 'hq' }))
-      }, cert),
+      startFakeApi({
+        tls: cert,
+        answer: () => (res) => {
+          res.writeHead(200, { 'content-type': 'application/json', connection: 'close' })
+          res.end(JSON.stringify({ id: 'ch_1', name: 'One', type: 'hq' }))
+        },
+      }),
     )
     let piped = false
     const gate = await open(
@@ -251,18 +247,18 @@ describe('--timeout bounds connecting and the TLS handshake', () => {
     expect(stderr).not.toContain('may have been applied')
     expect(JSON.stringify(rows)).toContain('was not sent')
     // The server saw the chamber check and no member.
-    expect(server.seen.map((s) => s.method)).toEqual(['GET'])
+    expect(server.requests.map((s) => s.method)).toEqual(['GET'])
   })
 
   it('--timeout 0 is no timeout, and a huge one works (it is capped, not overflowed)', async () => {
-    const server = await open(startServer(api))
+    const server = await open(serveApi())
     const url = `http://127.0.0.1:${server.port}/v2`
     for (const timeout of ['0', '99999999']) {
       const { code, stdout, stderr } = await run([...LIST, '--timeout', timeout], token(url))
       expect(code, stderr).toBe(0)
       expectIds(stdout)
     }
-    expect(server.seen).toHaveLength(2)
+    expect(server.requests).toHaveLength(2)
   })
 
   it('a negative --timeout is a usage error', async () => {
@@ -306,9 +302,11 @@ describe('answers are bounded at 64 MiB', () => {
     'a 300 MB answer: exit 1 naming the limit, not retried, never held whole',
     async () => {
       const server = await open(
-        startServer((_, res) => {
-          res.writeHead(200, { 'content-type': 'application/json' })
-          endless().pipe(res)
+        startFakeApi({
+          answer: () => (res) => {
+            res.writeHead(200, { 'content-type': 'application/json' })
+            endless().pipe(res)
+          },
         }),
       )
       const url = `http://127.0.0.1:${server.port}/v2`
@@ -318,7 +316,7 @@ describe('answers are bounded at 64 MiB', () => {
       expect(lines(stderr)).toEqual([
         `error: the answer is larger than 64 MiB (from 127.0.0.1:${server.port}); reading stopped`,
       ])
-      expect(server.seen).toHaveLength(1)
+      expect(server.requests).toHaveLength(1)
       // 64 MiB read and a Node process; a 300 MB answer held whole would be far more.
       expect(peakMiB).toBeLessThan(250)
     },
@@ -326,30 +324,34 @@ describe('answers are bounded at 64 MiB', () => {
 
   it('a content-length past the limit stops before the body', async () => {
     const server = await open(
-      startServer((_, res) => {
-        res.writeHead(200, { 'content-length': String(300 * 1000 * 1000) })
-        endless().pipe(res)
+      startFakeApi({
+        answer: () => (res) => {
+          res.writeHead(200, { 'content-length': String(300 * 1000 * 1000) })
+          endless().pipe(res)
+        },
       }),
     )
     const { code, stderr } = await run(LIST, token(`http://127.0.0.1:${server.port}/v2`))
     expect(code).toBe(1)
     expect(stderr).toMatch(/^error: the answer is larger than 64 MiB/m)
-    expect(server.seen).toHaveLength(1)
+    expect(server.requests).toHaveLength(1)
   })
 
   it('the limit counts decoded bytes: a small gzip that unpacks past 64 MiB is exit 1', async () => {
     const bomb = gzipSync(Buffer.alloc(100 * MiB, ' '))
     expect(bomb.length).toBeLessThan(MiB)
     const server = await open(
-      startServer((_, res) => {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
-        res.end(bomb)
+      startFakeApi({
+        answer: () => (res) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+          res.end(bomb)
+        },
       }),
     )
     const { code, stderr } = await run(LIST, token(`http://127.0.0.1:${server.port}/v2`))
     expect(code).toBe(1)
     expect(stderr).toMatch(/^error: the answer is larger than 64 MiB/m)
-    expect(server.seen).toHaveLength(1)
+    expect(server.requests).toHaveLength(1)
   })
 })
 
@@ -362,23 +364,27 @@ describe('compressed answers', () => {
   for (const [encoding, encode] of encoders) {
     it(`${encoding}: asked for and decoded`, async () => {
       const server = await open(
-        startServer((_, res) => {
-          res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding })
-          encode(listBody(), res)
+        startFakeApi({
+          answer: () => (res) => {
+            res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding })
+            encode(listBody(), res)
+          },
         }),
       )
       const { code, stdout, stderr } = await run(LIST, token(`http://127.0.0.1:${server.port}/v2`))
       expect(code, stderr).toBe(0)
       expectIds(stdout)
-      expect(server.seen[0]!.headers['accept-encoding']).toBe('gzip, deflate, br')
+      expect(server.requests[0]!.headers['accept-encoding']).toBe('gzip, deflate, br')
     })
   }
 
   it('a body that does not decode as its encoding says: exit 1, saying so', async () => {
     const server = await open(
-      startServer((_, res) => {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
-        res.end(listBody())
+      startFakeApi({
+        answer: () => (res) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+          res.end(listBody())
+        },
       }),
     )
     const { code, stderr } = await run(LIST, token(`http://127.0.0.1:${server.port}/v2`))
@@ -394,14 +400,16 @@ describe('failure classes: "cannot reach" only when no connection was made', () 
     expect(code).toBe(1)
     expect(stderr).toMatch(/^error: not an HTTP answer from 127\.0\.0\.1:\d+: /m)
     expect(stderr).not.toContain('cannot reach')
-    expect(server.seen).toHaveLength(1)
+    expect(server.requests).toHaveLength(1)
   })
 
   it('200 KB of headers: malformed headers (exit 1)', async () => {
     const server = await open(
-      startServer((_, res) => {
-        res.writeHead(200, { 'x-padding': 'a'.repeat(200 * 1024) })
-        res.end('{}')
+      startFakeApi({
+        answer: () => (res) => {
+          res.writeHead(200, { 'x-padding': 'a'.repeat(200 * 1024) })
+          res.end('{}')
+        },
       }),
     )
     const { code, stderr } = await run(LIST, token(`http://127.0.0.1:${server.port}/v2`))
@@ -412,24 +420,26 @@ describe('failure classes: "cannot reach" only when no connection was made', () 
 
   it('a redirect names its Location and is not followed (exit 1)', async () => {
     const server = await open(
-      startServer((_, res) => {
-        res.writeHead(301, { location: 'https://elsewhere.example/v2/chambers' }).end('{}')
+      startFakeApi({
+        answer: () => (res) => {
+          res.writeHead(301, { location: 'https://elsewhere.example/v2/chambers' }).end('{}')
+        },
       }),
     )
     const { code, stderr } = await run(LIST, token(`http://127.0.0.1:${server.port}/v2`))
     expect(code).toBe(1)
     expect(stderr).toMatch(/HTTP 301 .*https:\/\/elsewhere\.example\/v2\/chambers/)
-    expect(server.seen).toHaveLength(1)
+    expect(server.requests).toHaveLength(1)
   })
 
   it('a token with a line break is refused before sending (exit 1), not "cannot reach"', async () => {
-    const server = await open(startServer(api))
+    const server = await open(serveApi())
     const { code, stderr } = await run(LIST, {
       ...token(`http://127.0.0.1:${server.port}/v2`),
       CHAMBERCTL_TOKEN: 'tok\nen',
     })
     expect(code).toBe(1)
     expect(stderr).toMatch(/^error: cannot send GET \/v2\/chambers: /m)
-    expect(server.seen).toEqual([])
+    expect(server.requests).toEqual([])
   })
 })

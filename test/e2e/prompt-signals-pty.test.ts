@@ -1,10 +1,10 @@
 // A signal from outside (what `timeout`, a CI cancel or a closed terminal window send) while a
 // prompt waits: the command ends with the signal's exit code, nothing sent, and the terminal is
 // given back as it was (echo, line editing and Ctrl-C on), which the shell then reads `stty` from.
-import { createServer } from 'node:net'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useTempDirs } from '../helpers/cli.js'
+import { startSilent } from '../helpers/network.js'
+import type { Fixture } from '../helpers/network.js'
 import { HAVE_TMUX, startTmux } from '../helpers/tmux.js'
 
 const tempDir = useTempDirs('chamberctl-prompt-signals-')
@@ -13,15 +13,13 @@ const TIMEOUT = 30_000
 const TTY_MODES = `stty -a | tr -s ' ;' '\\n\\n' | grep -x -e -echo -e echo -e -icanon -e icanon -e -isig -e isig | sed 's/^/tty:/'`
 // A port that takes connections and answers nothing: login's check before the secret prompt
 // passes, and a prompt that sent anything would wait there instead of ending with the signal.
-const silent = createServer(() => {})
+let silent: Fixture
 let NOWHERE = ''
 beforeAll(async () => {
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
-  NOWHERE = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v2`
+  silent = await startSilent()
+  NOWHERE = `http://127.0.0.1:${silent.port}/v2`
 })
-afterAll(async () => {
-  await new Promise((resolve) => silent.close(resolve))
-})
+afterAll(() => silent.close())
 
 describe.skipIf(!HAVE_TMUX)('a signal at a prompt (tmux)', () => {
   it.each([

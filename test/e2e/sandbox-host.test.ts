@@ -1,10 +1,8 @@
 // `chamberctl sandbox --host`: what a container runs (0.0.0.0) really listens and answers, reached
 // over loopback only; any loopback address can be chosen; `--check` is the container's health
 // check. Nothing here leaves the machine.
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { closedPortUrl } from '../helpers/fake-api.js'
+import { closedPortUrl, startFakeApi } from '../helpers/fake-api.js'
 import { CHAMBER_IDS, useTempDirs } from '../helpers/cli.js'
 import { tsvColumn } from '../helpers/output.js'
 import { runCli, startCli } from '../helpers/run-cli.js'
@@ -69,9 +67,8 @@ describe('chamberctl sandbox --host', () => {
     'another loopback address (127.0.0.2) is served there, not on 127.0.0.1, without a warning',
     async () => {
       // 127.0.0.1 on the same port is held by a server that is not a sandbox.
-      const other = createServer((_req, res) => res.writeHead(404).end())
-      await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
-      const port = String((other.address() as AddressInfo).port)
+      const other = await startFakeApi()
+      const port = String(other.port)
       try {
         await serving(['--host', '127.0.0.2', '--port', port], async (_port, origin, stderr) => {
           expect(origin).toBe(`http://127.0.0.2:${port}`)
@@ -88,7 +85,7 @@ describe('chamberctl sandbox --host', () => {
           )
         })
       } finally {
-        await new Promise((resolve) => other.close(resolve))
+        await other.close()
       }
     },
   )

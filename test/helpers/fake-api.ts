@@ -9,7 +9,7 @@ import { request as httpRequest, createServer as createHttpServer } from 'node:h
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo, Server as NetServer, Socket } from 'node:net'
-import { afterEach, beforeEach } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 
 export type FakeRequest = {
   method: string
@@ -215,18 +215,18 @@ export class Holder<T> {
   }
 }
 
-// A fake API of its own for each test: started before it, closed after it.
-export function useFakeApi(options: FakeApiOptions = {}): () => FakeApi {
+// A fake API of its own for each test (or one for the whole file): started before, closed after.
+export function useFakeApi(options: FakeApiOptions = {}, per: 'test' | 'file' = 'test') {
   let api: FakeApi | undefined
-  beforeEach(async () => {
+  ;(per === 'test' ? beforeEach : beforeAll)(async () => {
     api = await startFakeApi(options)
   })
-  afterEach(async () => {
+  ;(per === 'test' ? afterEach : afterAll)(async () => {
     await api?.close()
     api = undefined
   })
-  return () => {
-    if (!api) throw new Error('the fake API is started in beforeEach')
+  return (): FakeApi => {
+    if (!api) throw new Error(`the fake API is started before each ${per}`)
     return api
   }
 }

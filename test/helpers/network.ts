@@ -1,92 +1,44 @@
-// Loopback fixtures for the network cases of the built binary: HTTP and TLS servers that answer as
-// a test says and record what reached them, a listener that accepts and never says a word, a
-// CONNECT proxy and a forward proxy that record what passed through them. Every one listens on
-// 127.0.0.1, port 0.
+// What the network tests of the built binary need besides the fake API (fake-api.ts): a listener
+// that accepts and then says nothing (or what the test makes it say), and a CONNECT proxy. Both
+// are raw sockets, as no HTTP server would behave so, on 127.0.0.1, port 0. And a self-signed
+// certificate for the fake API's TLS.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer as createHttpServer, request as httpRequest } from 'node:http'
-import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import { createServer as createHttpsServer } from 'node:https'
+import { createServer as createHttpServer } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 import { connect, createServer as createNetServer } from 'node:net'
-import type { AddressInfo, Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { listenLoopback } from './fake-api.js'
+import type { FakeApi, FakeRequest } from './fake-api.js'
 
-export type Seen = { method: string; url: string; headers: IncomingMessage['headers'] }
-
-export type Fixture = {
-  port: number
-  // Requests (or CONNECT targets, or connections) that reached it, in order.
-  seen: Seen[]
-  // How many connections it accepted.
-  connections(): number
-  close(): Promise<void>
-}
-
-type Listener = Server | ReturnType<typeof createNetServer>
-
-// Listens on 127.0.0.1 (port 0) and counts connections; closing ends every one still open.
-async function serve(server: Listener, seen: Seen[]): Promise<Fixture> {
-  const sockets = new Set<Socket>()
-  let connections = 0
-  server.on('connection', (socket: Socket) => {
-    connections++
-    sockets.add(socket)
-    socket.on('error', () => {})
-    socket.on('close', () => sockets.delete(socket))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    port: (server.address() as AddressInfo).port,
-    seen,
-    connections: () => connections,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy()
-        server.close(() => resolve())
-      }),
-  }
-}
-
-export type Handler = (req: IncomingMessage, res: ServerResponse) => void
-
-// An HTTP server, or an HTTPS one with `tls`, answering with `handle`.
-export async function startServer(
-  handle: Handler,
-  tls?: { key: string; cert: string },
-): Promise<Fixture> {
-  const seen: Seen[] = []
-  const listener: Handler = (req, res) => {
-    seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers })
-    handle(req, res)
-  }
-  const server = tls ? createHttpsServer(tls, listener) : createHttpServer(listener)
-  return serve(server, seen)
-}
+// Requests (or CONNECT targets, or connections) that reached it, in order.
+export type Fixture = Pick<FakeApi, 'port' | 'requests' | 'connections' | 'close'>
 
 // Accepts connections and then does `speak` (nothing by default: a TLS client waits for a
-// handshake that never comes); records each connection and the bytes it sent as `url`.
+// handshake that never comes); records each connection, the bytes it sent as `body`.
 export async function startSilent(speak: (socket: Socket) => void = () => {}): Promise<Fixture> {
-  const seen: Seen[] = []
+  const requests: FakeRequest[] = []
   const server = createNetServer((socket) => {
-    const entry = { method: 'CONNECTION', url: '', headers: {} }
-    seen.push(entry)
-    socket.on('data', (chunk) => (entry.url += chunk.toString('latin1')))
+    const entry = { method: 'CONNECTION', path: '', headers: {}, body: '' }
+    requests.push(entry)
+    socket.on('data', (chunk) => (entry.body += chunk.toString('latin1')))
     speak(socket)
   })
-  return serve(server, seen)
+  return { ...(await listenLoopback(server)), requests }
 }
 
 // A CONNECT proxy: records each tunnel's target and connects it to `route(target)` (a port on
 // 127.0.0.1), so that a name no DNS knows can be reached only through it.
 export async function startConnectProxy(route: (target: string) => number): Promise<Fixture> {
-  const seen: Seen[] = []
+  const requests: FakeRequest[] = []
   const server = createHttpServer((req, res) => {
-    seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers })
+    requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: '' })
     res.writeHead(405).end()
   })
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
-    seen.push({ method: 'CONNECT', url: req.url ?? '', headers: req.headers })
+    requests.push({ method: 'CONNECT', path: req.url ?? '', headers: req.headers, body: '' })
     client.on('error', () => {})
     const upstream = connect(route(req.url ?? ''), '127.0.0.1', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
@@ -96,33 +48,7 @@ export async function startConnectProxy(route: (target: string) => number): Prom
     })
     upstream.on('error', () => client.destroy())
   })
-  return serve(server, seen)
-}
-
-// A forward proxy for plain HTTP: records the absolute URL each request names and sends it on to
-// `route(url)` (a port on 127.0.0.1).
-export async function startForwardProxy(route: (url: URL) => number): Promise<Fixture> {
-  const seen: Seen[] = []
-  const server = createHttpServer((req, res) => {
-    seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers })
-    const target = new URL(req.url ?? '/')
-    const upstream = httpRequest(
-      {
-        host: '127.0.0.1',
-        port: route(target),
-        path: target.pathname + target.search,
-        method: req.method,
-        headers: req.headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      },
-    )
-    upstream.on('error', () => res.destroy())
-    req.pipe(upstream)
-  })
-  return serve(server, seen)
+  return { ...(await listenLoopback(server)), requests }
 }
 
 export type Certificate = { key: string; cert: string; certFile: string; remove(): void }
@@ -169,8 +95,4 @@ export function listBody(n = 2): string {
     name: `Chamber ${i + 1}`,
   }))
   return JSON.stringify({ data, meta: { current_page: 1, per_page: 20, total: n } })
-}
-
-export function json(res: ServerResponse, body: string, status = 200): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(body)
 }
