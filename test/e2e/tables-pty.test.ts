@@ -3,34 +3,40 @@
 // screen is wider than the terminal; an `--all` table over 200,000 members prints its first rows
 // while the server still holds back every later page; a later page's longer names are cut at the
 // terminal's edge.
-import { createServer } from 'node:http'
-import type { ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { once } from 'node:events'
 import stringWidth from 'string-width'
 import { describe, expect, it } from 'vitest'
 import { BIG_CHAMBER, useSandbox, useTempDirs } from '../helpers/cli.js'
+import { Holder, startFakeApi } from '../helpers/fake-api.js'
+import type { FakeRequest } from '../helpers/fake-api.js'
 import { HAVE_PTY, startPty, terminalEnv } from '../helpers/pty.js'
 
 const sandbox = useSandbox()
 const tempDir = useTempDirs('chamberctl-tables-')
 const TIMEOUT = 30_000
 
-// The screen's lines (script turns every \n into \r\n).
-const screenLines = (screen: string) => screen.split(/\r?\n/).filter((line) => line !== '')
+// The lines the terminal shows (a spinner drawn while a slow first answer was awaited, behind
+// Prism's proxy, is erased there as on any terminal).
+const screenLines = (shown: string) => shown.split('\n').filter((line) => line !== '')
 
 async function table(args: string[], columns: number) {
-  // -q: no spinner, whose frames (drawn while a slow first answer, behind Prism's proxy, was
-  // awaited) the screen keeps as text before the header; only the table is read here.
-  const session = startPty([...args, '--no-pager', '-q'], {
+  const session = startPty([...args, '--no-pager'], {
     env: terminalEnv(sandbox(), tempDir()),
     columns,
   })
-  const { code, screen } = await session.exited
+  const { code, screen, shown } = await session.exited
   expect(code, screen).toBe(0)
-  const shown = screenLines(screen)
-  for (const line of shown) expect(stringWidth(line), line).toBeLessThanOrEqual(columns)
-  return shown
+  const lines = screenLines(shown)
+  for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(columns)
+  return lines
+}
+
+// The page a members list asks for, and its size.
+function pageOf({ path }: FakeRequest): { page: number; perPage: number } {
+  const url = new URL(path, 'http://127.0.0.1')
+  return {
+    page: Number(url.searchParams.get('page') ?? '1'),
+    perPage: Number(url.searchParams.get('per_page') ?? '20'),
+  }
 }
 
 describe.skipIf(!HAVE_PTY)('tables in a pseudo-terminal', () => {
@@ -55,8 +61,7 @@ describe.skipIf(!HAVE_PTY)('tables in a pseudo-terminal', () => {
 // A server of 200,000 members that answers the first page and holds back every later one until
 // the test lets them go; then it answers each with an error, which ends the command.
 async function holdingServer() {
-  const held: ServerResponse[] = []
-  let waiting: (() => void) | undefined
+  const holder = new Holder<string>()
   const member = (i: number) => ({
     id: `mem_${String(i).padStart(6, '0')}`,
     chamber_id: 'ch_0001',
@@ -67,38 +72,24 @@ async function holdingServer() {
     status: 'active',
     joined_at: '2024-01-15T09:00:00.123Z',
   })
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
-    const page = Number(url.searchParams.get('page') ?? '1')
-    const perPage = Number(url.searchParams.get('per_page') ?? '20')
-    if (page === 1) {
-      const data = Array.from({ length: perPage }, (_, i) => member(i + 1))
-      res.setHeader('content-type', 'application/json')
-      res.end(
-        JSON.stringify({ data, meta: { current_page: 1, per_page: perPage, total: 200_000 } }),
-      )
-      return
-    }
-    held.push(res)
-    waiting?.()
-  })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v2`,
-    // Resolves once a later page has been asked for (and is being held back).
-    async whenHeld() {
-      if (held.length === 0) await new Promise<void>((resolve) => (waiting = resolve))
-    },
-    release() {
-      for (const res of held.splice(0)) {
-        res.statusCode = 404
-        res.setHeader('content-type', 'application/json')
-        res.end(JSON.stringify({ error: { code: 'not_found', message: 'gone' } }))
+  const api = await startFakeApi({
+    answer: async (request) => {
+      const { page, perPage } = pageOf(request)
+      if (page === 1) {
+        const data = Array.from({ length: perPage }, (_, i) => member(i + 1))
+        return { body: { data, meta: { current_page: 1, per_page: perPage, total: 200_000 } } }
       }
-      server.closeAllConnections()
-      server.close()
+      await holder.hold(request.path)
+      return { status: 404, body: { error: { code: 'not_found', message: 'gone' } } }
+    },
+  })
+  return {
+    baseUrl: api.baseUrl(),
+    // Resolves once a later page has been asked for (and is being held back).
+    whenHeld: () => holder.whenHeld(1),
+    async release() {
+      holder.release()
+      await api.close()
     },
   }
 }
@@ -124,7 +115,7 @@ describe.skipIf(!HAVE_PTY)('members list --all as a table in a pseudo-terminal',
         expect(match).toContain('mem_000100')
         expect(session.screen()).toMatch(/^id +name +email/m)
       } finally {
-        server.release()
+        await server.release()
       }
       await session.exited
     },
@@ -133,27 +124,23 @@ describe.skipIf(!HAVE_PTY)('members list --all as a table in a pseudo-terminal',
 })
 
 // Two pages of members: short names on the first, long ones on the second.
-async function twoPageServer(long: (i: number) => string) {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
-    const page = Number(url.searchParams.get('page') ?? '1')
-    const perPage = Number(url.searchParams.get('per_page') ?? '20')
-    const data = Array.from({ length: perPage }, (_, k) => {
-      const i = (page - 1) * perPage + k + 1
-      return {
-        id: `mem_${String(i).padStart(6, '0')}`,
-        chamber_id: 'ch_0001',
-        name: page === 1 ? `Member ${i}` : long(i),
-        email: `member${i}@example.com`,
-        status: 'active',
-      }
-    })
-    res.setHeader('content-type', 'application/json')
-    res.end(JSON.stringify({ data, meta: { current_page: page, per_page: perPage, total: 10 } }))
+function twoPageServer(long: (i: number) => string) {
+  return startFakeApi({
+    answer: (request) => {
+      const { page, perPage } = pageOf(request)
+      const data = Array.from({ length: perPage }, (_, k) => {
+        const i = (page - 1) * perPage + k + 1
+        return {
+          id: `mem_${String(i).padStart(6, '0')}`,
+          chamber_id: 'ch_0001',
+          name: page === 1 ? `Member ${i}` : long(i),
+          email: `member${i}@example.com`,
+          status: 'active',
+        }
+      })
+      return { body: { data, meta: { current_page: page, per_page: perPage, total: 10 } } }
+    },
   })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2` }
 }
 
 describe.skipIf(!HAVE_PTY)('a later page with longer names in a pseudo-terminal', () => {
@@ -161,7 +148,7 @@ describe.skipIf(!HAVE_PTY)('a later page with longer names in a pseudo-terminal'
     'cuts them at the terminal edge of 80 columns, not at the first page width',
     async () => {
       const long = (i: number) => `Bulk Person ${i} of the Potsdam Chamber of Commerce`
-      const { server, baseUrl } = await twoPageServer(long)
+      const server = await twoPageServer(long)
       try {
         const session = startPty(
           ['members', 'list', 'ch_0001', '--all', '--per-page', '5', '--no-pager'],
@@ -170,19 +157,19 @@ describe.skipIf(!HAVE_PTY)('a later page with longer names in a pseudo-terminal'
               TERM: 'xterm',
               HOME: tempDir(),
               CHAMBERCTL_CONFIG_DIR: tempDir(),
-              CHAMBERCTL_BASE_URL: baseUrl,
+              CHAMBERCTL_BASE_URL: server.baseUrl(),
               CHAMBERCTL_TOKEN: 'test-token',
             },
             columns: 80,
           },
         )
-        const { code, screen } = await session.exited
+        const { code, screen, shown } = await session.exited
         expect(code, screen).toBe(0)
-        const row = screenLines(screen).find((line) => line.startsWith('mem_000007 '))
+        const row = screenLines(shown).find((line) => line.startsWith('mem_000007 '))
         // 80 - 10 (id) - 19 (e-mail) - 6 (status) - three gaps leave 39 cells for the name.
         expect(row).toBe(`mem_000007  ${long(7).slice(0, 38)}…  member7@example.com  active`)
       } finally {
-        server.close()
+        await server.close()
       }
     },
     TIMEOUT,
