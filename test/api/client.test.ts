@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MAX_TOKEN_LIFETIME_S, TokenManager } from '../../src/api/auth.js'
 import { createClient, requestToken } from '../../src/api/client.js'
 import { ExitCode, describeError } from '../../src/errors.js'
+import { startFakeApi } from '../helpers/fake-api.js'
 import { failure } from '../helpers/failure.js'
 import { paginate } from '../../src/api/paginate.js'
 import { retryAfter } from '../../src/api/transport.js'
@@ -289,14 +290,24 @@ describe('retries', () => {
   })
 
   it('times out each attempt and says so', async () => {
-    pool()
-      .intercept({ path: '/v2/chambers' })
-      .reply(200, envelope([], 1, 20, 0), json)
-      .delay(2000)
-      .times(3)
-    const error = await failure(client(undefined, 20).chambers.list())
-    expect(error.code).toBe('timeout')
-    expect(sleeps).toHaveLength(2)
+    // A server that never answers: only the timeout ends each attempt.
+    const silent = await startFakeApi({ answer: () => 'hang' })
+    try {
+      const error = await failure(
+        createClient({
+          baseUrl: silent.baseUrl(),
+          userAgent: 'chamberctl/test',
+          tokens: new TokenManager({ cached: { token: 'good' } }),
+          timeoutMs: 20,
+          sleep: async (ms) => void sleeps.push(ms),
+        }).chambers.list(),
+      )
+      expect(error.code).toBe('timeout')
+      expect(sleeps).toHaveLength(2)
+      expect(silent.requests).toHaveLength(3)
+    } finally {
+      await silent.close()
+    }
   })
 })
 

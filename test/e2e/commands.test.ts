@@ -11,8 +11,8 @@ import {
   credentialsEnv,
   useSandbox,
   useTempDirs,
-  withSandbox,
 } from '../helpers/cli.js'
+import { startGate } from '../helpers/gate.js'
 import { lines, ndjson, tsvColumn } from '../helpers/output.js'
 import { ROOT, runCli, startCli } from '../helpers/run-cli.js'
 import type { CliOptions } from '../helpers/run-cli.js'
@@ -117,28 +117,23 @@ describe('chamberctl (built)', () => {
   })
 
   it('members list -o ndjson writes the first page before the last one is answered', async () => {
-    // With 300 ms per answer: page 1 arrives, its records go out while pages 2 and 3 are fetched.
-    const answered: { path: string; at: number }[] = []
-    await withSandbox(
-      {
-        latencyMs: 300,
-        onRequest: (entry) => answered.push({ path: entry.path, at: performance.now() }),
-      },
-      async (slow) => {
-        const run = startCli(['members', 'list', BIG_CHAMBER, '--all', '-o', 'ndjson'], {
-          configDir: tempDir(),
-          env: credentialsEnv(slow),
-        })
-        await run.waitFor('stdout', /\n/)
-        const firstOutput = performance.now()
-        const result = await run.exited
-        expect(result.code, result.stderr).toBe(0)
-        expect(lines(result.stdout)).toHaveLength(260)
-        const lastPage = answered.find((a) => a.path.includes('page=3'))
-        expect(lastPage).toBeDefined()
-        expect(firstOutput).toBeLessThan(lastPage!.at)
-      },
-    )
+    // The last page is held back until the test has seen the first records.
+    const gate = await startGate(sandbox().sandbox, (_method, url) => url.includes('page=3'))
+    try {
+      const run = startCli(['members', 'list', BIG_CHAMBER, '--all', '-o', 'ndjson'], {
+        configDir: tempDir(),
+        env: credentialsEnv(sandbox(), gate.baseUrl('v2')),
+      })
+      await run.waitFor('stdout', /\n/)
+      gate.open()
+      const result = await run.exited
+      expect(result.code, result.stderr).toBe(0)
+      expect(lines(result.stdout)).toHaveLength(260)
+      expect(gate.requests.filter((r) => r.path.includes('page=3'))).toHaveLength(1)
+    } finally {
+      gate.open()
+      await gate.close()
+    }
   })
 
   it('events list --status upcoming', async () => {
