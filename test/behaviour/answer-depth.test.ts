@@ -3,7 +3,8 @@
 // exceeded"; an answer within the limit is printed as it came.
 import { describe, expect, it } from 'vitest'
 import { MAX_ANSWER_DEPTH } from '../../src/api/json-text.js'
-import { runMain, useTempDirs } from '../helpers/cli.js'
+import { runMain } from '../helpers/run-main.js'
+import { useTempDirs } from '../helpers/sandbox.js'
 import { useFakeApi } from '../helpers/fake-api.js'
 
 const tempDir = useTempDirs('chamberctl-depth-')

@@ -5,8 +5,9 @@
 import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { baseUrlProblem } from '../../src/api/base-url.js'
-import { configFile, useBareCommands } from '../helpers/cli.js'
-import type { RunOptions } from '../helpers/cli.js'
+import { configFile } from '../helpers/config-files.js'
+import { useBareCommands } from '../helpers/run-main.js'
+import type { RunOptions } from '../helpers/run-main.js'
 import { useFakeApi } from '../helpers/fake-api.js'
 
 const PASSWORD = 'hunter2-pw'

@@ -6,18 +6,10 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
-import {
-  NOW,
-  credentialsEnv,
-  openSandbox,
-  summaryLine,
-  until,
-  useDemoSandbox,
-  useTempDirs,
-} from '../helpers/cli.js'
-import { lines, ndjson } from '../helpers/output.js'
-import type { SandboxFixture } from '../helpers/cli.js'
-import { startInterruptible } from '../helpers/gate.js'
+import { NOW, credentialsEnv, openSandbox, useTempDirs } from '../helpers/sandbox.js'
+import { summaryLine, until, lines, ndjson } from '../helpers/output.js'
+import { useDemoSandbox, startSession } from '../helpers/run-main.js'
+import type { SandboxFixture } from '../helpers/sandbox.js'
 import { SandboxReader } from '../helpers/session.js'
 
 const { sandbox, run, configDir } = useDemoSandbox()
@@ -146,7 +138,7 @@ describe('--resume against a replaced server', () => {
     let fresh: SandboxFixture | undefined
     try {
       const env = { CHAMBERCTL_CONFIG_DIR: dir, ...credentialsEnv(old) }
-      const first = startInterruptible(args, env)
+      const first = startSession(args, { env })
       await until(() => String(posts(old).length), /^(?:[2-9]\d|\d{3,})$/)
       first.interrupt()
       const ended = await first.done

@@ -14,7 +14,8 @@ import {
 } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runMain, useBareCommands, useTempDirs } from '../helpers/cli.js'
+import { runMain, useBareCommands } from '../helpers/run-main.js'
+import { useTempDirs } from '../helpers/sandbox.js'
 import { useFakeApi } from '../helpers/fake-api.js'
 
 const POSIX = process.platform !== 'win32'

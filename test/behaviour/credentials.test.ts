@@ -3,20 +3,12 @@
 // front of the sandbox shows the headers that reach a server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeApi } from '../helpers/fake-api.js'
-import {
-  CHAMBER_IDS,
-  loginArgs,
-  patchProfile,
-  patchToken,
-  readProfile,
-  tokenOf,
-  useCommands,
-  useSandbox,
-  withSandbox,
-} from '../helpers/cli.js'
+import { CHAMBER_IDS, loginArgs, useSandbox, withSandbox } from '../helpers/sandbox.js'
+import { patchProfile, patchToken, readProfile, tokenOf } from '../helpers/config-files.js'
+import { useCommands } from '../helpers/run-main.js'
 import { lines, tsvColumn } from '../helpers/output.js'
 import type { FakeApi } from '../helpers/fake-api.js'
-import type { SandboxFixture } from '../helpers/cli.js'
+import type { SandboxFixture } from '../helpers/sandbox.js'
 
 const sandbox = useSandbox()
 const { configDir, run, runBare, login: runLogin, loginWithStaleToken } = useCommands(sandbox)

@@ -6,14 +6,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SIGNAL_EXIT_CODES } from '../../src/errors.js'
 import { closedPortUrl, startFakeApi, useFakeApi } from '../helpers/fake-api.js'
-import {
-  BIG_CHAMBER,
-  credentialsEnv,
-  recordingSleep,
-  useCommands,
-  useSandbox,
-  withSandbox,
-} from '../helpers/cli.js'
+import { BIG_CHAMBER, credentialsEnv, useSandbox, withSandbox } from '../helpers/sandbox.js'
+import { recordingSleep, useCommands } from '../helpers/run-main.js'
 import { lines } from '../helpers/output.js'
 
 const sandbox = useSandbox()

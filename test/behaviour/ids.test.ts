@@ -2,7 +2,8 @@
 // `..`), empty ones, ones of only spaces and ones with control characters are refused before
 // anything is sent (no token request either); any other id is percent-encoded whole.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { useCommands, useSandbox } from '../helpers/cli.js'
+import { useCommands } from '../helpers/run-main.js'
+import { useSandbox } from '../helpers/sandbox.js'
 
 const sandbox = useSandbox()
 const { run } = useCommands(sandbox)

@@ -6,7 +6,8 @@ import path from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { MAX_INPUT_BYTES } from '../../src/io/input-text.js'
 import { MAX_DEPTH } from '../../src/io/nesting.js'
-import { useCommands, useSandbox, useTempDirs } from '../helpers/cli.js'
+import { useCommands } from '../helpers/run-main.js'
+import { useSandbox, useTempDirs } from '../helpers/sandbox.js'
 
 const sandbox = useSandbox()
 const { run } = useCommands(sandbox)

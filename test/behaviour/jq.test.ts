@@ -2,7 +2,8 @@
 // The parity cases' outputs are what the jq binary prints (`jq -r`, compact) for the sandbox's
 // demo chambers, written out by hand.
 import { describe, expect, it } from 'vitest'
-import { BIG_CHAMBER, BIG_CHAMBER_MEMBERS, useCommands, useSandbox } from '../helpers/cli.js'
+import { BIG_CHAMBER, BIG_CHAMBER_MEMBERS, useSandbox } from '../helpers/sandbox.js'
+import { useCommands } from '../helpers/run-main.js'
 import { lines, ndjson } from '../helpers/output.js'
 
 const sandbox = useSandbox()

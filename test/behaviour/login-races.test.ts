@@ -4,15 +4,10 @@
 // answer of the refresh until the other command has finished.
 import { existsSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import {
-  patchToken,
-  readProfile,
-  runMain,
-  tokenFile,
-  tokenOf,
-  useTempDirs,
-} from '../helpers/cli.js'
-import type { RunResult } from '../helpers/cli.js'
+import { patchToken, readProfile, tokenFile, tokenOf } from '../helpers/config-files.js'
+import { runMain } from '../helpers/run-main.js'
+import { useTempDirs } from '../helpers/sandbox.js'
+import type { RunResult } from '../helpers/run-main.js'
 import { startTokenServer } from '../helpers/fake-api.js'
 import type { TokenServer } from '../helpers/fake-api.js'
 

@@ -5,8 +5,8 @@
 // tests can see what would have been sent.
 import { describe, expect, it } from 'vitest'
 import { isLoopback } from '../../src/api/plain-http.js'
-import { useBareCommands } from '../helpers/cli.js'
-import type { RunOptions } from '../helpers/cli.js'
+import { useBareCommands } from '../helpers/run-main.js'
+import type { RunOptions } from '../helpers/run-main.js'
 import { startFakeApi, useFakeApi } from '../helpers/fake-api.js'
 
 const SECRET = 'remote-secret'

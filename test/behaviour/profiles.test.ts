@@ -1,7 +1,8 @@
 // A profile named by --profile or CHAMBERCTL_PROFILE that does not exist: exit 2 naming those
 // there are, for every command that reads a profile.
 import { describe, expect, it } from 'vitest'
-import { useCommands, useSandbox } from '../helpers/cli.js'
+import { useCommands } from '../helpers/run-main.js'
+import { useSandbox } from '../helpers/sandbox.js'
 import { lines } from '../helpers/output.js'
 
 const sandbox = useSandbox()

@@ -6,9 +6,10 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { recordingSleep, summaryLine, useDemoSandbox, useTempDirs } from '../helpers/cli.js'
-import { isCreate, startInterruptible } from '../helpers/gate.js'
-import { ndjson } from '../helpers/output.js'
+import { recordingSleep, useDemoSandbox, startSession } from '../helpers/run-main.js'
+import { summaryLine, ndjson } from '../helpers/output.js'
+import { useTempDirs } from '../helpers/sandbox.js'
+import { isCreate } from '../helpers/gate.js'
 import { startFakeApi } from '../helpers/fake-api.js'
 import type { FakeApi } from '../helpers/fake-api.js'
 import { SandboxReader } from '../helpers/session.js'
@@ -164,7 +165,7 @@ describe('Ctrl-C while the run waits after a 429', () => {
     }
     const args = ['members', 'add', 'ch_0001', '--from-file', file, '--concurrency', '1']
     const runEnv = { CHAMBERCTL_CONFIG_DIR: configDir(), ...credentials(), ...env() }
-    const first = startInterruptible(args, runEnv, sleep)
+    const first = startSession(args, { env: runEnv, sleep })
     await pause
     first.interrupt()
     const stopped = await first.done

@@ -3,9 +3,10 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { BIG_CHAMBER, CHAMBER_IDS, modeOf, useTempDirs } from '../helpers/cli.js'
+import { BIG_CHAMBER, CHAMBER_IDS, useTempDirs } from '../helpers/sandbox.js'
+import { modeOf } from '../helpers/config-files.js'
 import { lines, tsvColumn } from '../helpers/output.js'
-import { runMain } from '../helpers/cli.js'
+import { runMain } from '../helpers/run-main.js'
 
 const tempDir = useTempDirs('chamberctl-sandbox-mode-')
 

@@ -7,7 +7,8 @@ import path from 'node:path'
 import stringWidth from 'string-width'
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { BIG_CHAMBER, useCommands, useSandbox, useTempDirs } from '../helpers/cli.js'
+import { BIG_CHAMBER, useSandbox, useTempDirs } from '../helpers/sandbox.js'
+import { useCommands } from '../helpers/run-main.js'
 
 const sandbox = useSandbox()
 const { run } = useCommands(sandbox)

@@ -6,7 +6,8 @@ import stringWidth from 'string-width'
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { members } from '../../src/api/resources/index.js'
-import { BIG_CHAMBER, useDemoSandbox } from '../helpers/cli.js'
+import { BIG_CHAMBER } from '../helpers/sandbox.js'
+import { useDemoSandbox } from '../helpers/run-main.js'
 import { lines } from '../helpers/output.js'
 
 const { demo, run } = useDemoSandbox()

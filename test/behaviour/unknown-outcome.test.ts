@@ -5,9 +5,10 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { runMain, summaryLine, useTempDirs } from '../helpers/cli.js'
-import { lines, ndjson } from '../helpers/output.js'
-import type { RunOptions } from '../helpers/cli.js'
+import { runMain } from '../helpers/run-main.js'
+import { summaryLine, lines, ndjson } from '../helpers/output.js'
+import { useTempDirs } from '../helpers/sandbox.js'
+import type { RunOptions } from '../helpers/run-main.js'
 import { startFakeApi } from '../helpers/fake-api.js'
 import type { Reply, FakeApi, FakeRequest } from '../helpers/fake-api.js'
 

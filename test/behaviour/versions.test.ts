@@ -1,13 +1,8 @@
 // v2-only commands and flags against a /v1 base URL: refused with exit 2 before any request,
 // naming both versions. The same commands work on v1 without them.
 import { describe, expect, it } from 'vitest'
-import {
-  BIG_CHAMBER,
-  CHAMBER_IDS,
-  credentialsEnv,
-  useCommands,
-  useSandbox,
-} from '../helpers/cli.js'
+import { BIG_CHAMBER, CHAMBER_IDS, credentialsEnv, useSandbox } from '../helpers/sandbox.js'
+import { useCommands } from '../helpers/run-main.js'
 import { tsvColumn } from '../helpers/output.js'
 
 const sandbox = useSandbox()

@@ -1,7 +1,8 @@
 // A 422's field table is aligned by the width the field names take in a terminal, which for wide
 // characters is not their length: string-width, loaded only for such a table.
 import { afterEach, describe, expect, it } from 'vitest'
-import { runMain, useTempDirs } from '../helpers/cli.js'
+import { runMain } from '../helpers/run-main.js'
+import { useTempDirs } from '../helpers/sandbox.js'
 import { lines } from '../helpers/output.js'
 import { startFakeApi } from '../helpers/fake-api.js'
 import type { FakeApi } from '../helpers/fake-api.js'

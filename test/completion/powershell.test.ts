@@ -10,7 +10,13 @@ import { createProgram } from '../../src/cli/program.js'
 import { describeProgram } from '../../src/commands/completion/model.js'
 import { WORD_MARK } from '../../src/commands/completion/powershell.js'
 import { wanted } from '../../src/commands/completion/words.js'
-import { CHAMBER_IDS, credentialsEnv, loginArgs, useSandbox, useTempDirs } from '../helpers/cli.js'
+import {
+  CHAMBER_IDS,
+  credentialsEnv,
+  loginArgs,
+  useSandbox,
+  useTempDirs,
+} from '../helpers/sandbox.js'
 import { lines } from '../helpers/output.js'
 import { runCli } from '../helpers/run-cli.js'
 import { createTestIO } from '../helpers/test-io.js'

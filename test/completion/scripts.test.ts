@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { useTempDirs } from '../helpers/cli.js'
+import { useTempDirs } from '../helpers/sandbox.js'
 import { ROOT, runCli } from '../helpers/run-cli.js'
 import { COMPLETION_FILES, hasShell, scriptPath } from './helpers.js'
 

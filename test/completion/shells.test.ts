@@ -4,7 +4,13 @@
 import { chmodSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CHAMBER_IDS, credentialsEnv, loginArgs, useSandbox, useTempDirs } from '../helpers/cli.js'
+import {
+  CHAMBER_IDS,
+  credentialsEnv,
+  loginArgs,
+  useSandbox,
+  useTempDirs,
+} from '../helpers/sandbox.js'
 import { runCli } from '../helpers/run-cli.js'
 import { bashComplete, fishComplete, hasShell, wrapperDir, zshComplete } from './helpers.js'
 import type { ShellRun } from './helpers.js'

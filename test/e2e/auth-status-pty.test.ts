@@ -1,14 +1,9 @@
 // `auth status` as a person at an 80-column terminal sees it: every value whole, every line
 // within the width, whatever lengths the profiles hold.
 import { describe, expect, it } from 'vitest'
-import {
-  loginArgs,
-  patchProfile,
-  patchToken,
-  runMain,
-  useSandbox,
-  useTempDirs,
-} from '../helpers/cli.js'
+import { loginArgs, useSandbox, useTempDirs } from '../helpers/sandbox.js'
+import { patchProfile, patchToken } from '../helpers/config-files.js'
+import { runMain } from '../helpers/run-main.js'
 import { HAVE_PTY, startPty } from '../helpers/pty.js'
 
 const sandbox = useSandbox()

@@ -11,7 +11,7 @@ import {
   credentialsEnv,
   useSandbox,
   useTempDirs,
-} from '../helpers/cli.js'
+} from '../helpers/sandbox.js'
 import { startGate } from '../helpers/gate.js'
 import { lines, ndjson, tsvColumn } from '../helpers/output.js'
 import { ROOT, runCli, startCli } from '../helpers/run-cli.js'

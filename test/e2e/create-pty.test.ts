@@ -1,7 +1,7 @@
 // `chambers create` as a person at a terminal runs it: the built binary in a real pseudo-terminal
 // (util-linux `script`), credentials from the environment, keystrokes typed as each prompt shows.
 import { describe, expect, it } from 'vitest'
-import { useSandbox, useTempDirs } from '../helpers/cli.js'
+import { useSandbox, useTempDirs } from '../helpers/sandbox.js'
 import { HAVE_PTY, startPty, terminalEnv } from '../helpers/pty.js'
 import { KEY, SandboxReader } from '../helpers/session.js'
 

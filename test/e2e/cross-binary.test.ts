@@ -8,7 +8,7 @@ import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { credentialsEnv, useSandbox, useTempDirs } from '../helpers/cli.js'
+import { credentialsEnv, useSandbox, useTempDirs } from '../helpers/sandbox.js'
 import { cliEnv, ROOT } from '../helpers/run-cli.js'
 
 const BINARY = process.env.CHAMBERCTL_SMOKE_BINARY

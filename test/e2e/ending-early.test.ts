@@ -8,7 +8,7 @@
 import { closeSync, openSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { BIG_CHAMBER, credentialsEnv, useSandbox, useTempDirs } from '../helpers/cli.js'
+import { BIG_CHAMBER, credentialsEnv, useSandbox, useTempDirs } from '../helpers/sandbox.js'
 import { lines, ndjson } from '../helpers/output.js'
 import { startGate } from '../helpers/gate.js'
 import { HAVE_PTY, startPty, terminalEnv } from '../helpers/pty.js'

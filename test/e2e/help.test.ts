@@ -1,7 +1,7 @@
 // The manual travels in the bundle: its topics and the reference print from the built binary,
 // the Markdown they are written in bundled as text into the chunk that prints them.
 import { describe, expect, it } from 'vitest'
-import { useTempDirs } from '../helpers/cli.js'
+import { useTempDirs } from '../helpers/sandbox.js'
 import { runCli } from '../helpers/run-cli.js'
 
 const tempDir = useTempDirs('chamberctl-e2e-help-')

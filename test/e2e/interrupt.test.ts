@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { credentialsEnv, useSandbox, useTempDirs } from '../helpers/cli.js'
+import { credentialsEnv, useSandbox, useTempDirs } from '../helpers/sandbox.js'
 import { startGate } from '../helpers/gate.js'
 import { startCli } from '../helpers/run-cli.js'
 

@@ -6,7 +6,7 @@ import {
   credentialsEnv,
   useSandbox,
   useTempDirs,
-} from '../helpers/cli.js'
+} from '../helpers/sandbox.js'
 import { lines } from '../helpers/output.js'
 import { runCli } from '../helpers/run-cli.js'
 

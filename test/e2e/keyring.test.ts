@@ -5,16 +5,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  configFile,
-  loginArgs,
-  modeOf,
-  patchToken,
-  readProfile,
-  tokenOf,
-  useSandbox,
-  useTempDirs,
-} from '../helpers/cli.js'
+import { configFile, modeOf, patchToken, readProfile, tokenOf } from '../helpers/config-files.js'
+import { loginArgs, useSandbox, useTempDirs } from '../helpers/sandbox.js'
 import { runCli } from '../helpers/run-cli.js'
 import type { CliOptions } from '../helpers/run-cli.js'
 import {

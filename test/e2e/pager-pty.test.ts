@@ -4,7 +4,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { BIG_CHAMBER, credentialsEnv, useSandbox, useTempDirs } from '../helpers/cli.js'
+import { BIG_CHAMBER, credentialsEnv, useSandbox, useTempDirs } from '../helpers/sandbox.js'
 import { HAVE_PTY, startPty, terminalEnv } from '../helpers/pty.js'
 import { runCli } from '../helpers/run-cli.js'
 

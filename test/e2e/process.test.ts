@@ -15,10 +15,10 @@ import {
   CHAMBER_IDS,
   credentialsEnv,
   loginArgs,
-  modeOf,
   useSandbox,
   useTempDirs,
-} from '../helpers/cli.js'
+} from '../helpers/sandbox.js'
+import { modeOf } from '../helpers/config-files.js'
 import { lines, tsvColumn } from '../helpers/output.js'
 import { runCli, startCli, TESTING_BINARY } from '../helpers/run-cli.js'
 import { DEFAULT_CREDENTIALS } from '../../src/sandbox/server.js'

@@ -2,7 +2,7 @@
 // or pasted, its text and Enter in one write, is the answer sent, read back from the server; and
 // a command given every required value by flags asks nothing at all.
 import { describe, expect, it } from 'vitest'
-import { useSandbox, useTempDirs } from '../helpers/cli.js'
+import { useSandbox, useTempDirs } from '../helpers/sandbox.js'
 import { HAVE_PTY, startPty, terminalEnv } from '../helpers/pty.js'
 import type { PtySession } from '../helpers/pty.js'
 import { KEY, SandboxReader } from '../helpers/session.js'

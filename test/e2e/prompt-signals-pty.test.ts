@@ -2,7 +2,7 @@
 // prompt waits: the command ends with the signal's exit code, nothing sent, and the terminal is
 // given back as it was (echo, line editing and Ctrl-C on), which the shell then reads `stty` from.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { useTempDirs } from '../helpers/cli.js'
+import { useTempDirs } from '../helpers/sandbox.js'
 import { startSilent } from '../helpers/network.js'
 import type { Fixture } from '../helpers/network.js'
 import { HAVE_TMUX, startTmux } from '../helpers/tmux.js'

@@ -4,9 +4,9 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { credentialsEnv, summaryLine, useSandbox, useTempDirs } from '../helpers/cli.js'
-import { ndjson } from '../helpers/output.js'
-import type { SandboxFixture } from '../helpers/cli.js'
+import { credentialsEnv, useSandbox, useTempDirs } from '../helpers/sandbox.js'
+import { summaryLine, ndjson } from '../helpers/output.js'
+import type { SandboxFixture } from '../helpers/sandbox.js'
 import { startFakeApi } from '../helpers/fake-api.js'
 import { runCli, startCli } from '../helpers/run-cli.js'
 

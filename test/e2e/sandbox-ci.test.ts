@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { useTempDirs } from '../helpers/cli.js'
+import { useTempDirs } from '../helpers/sandbox.js'
 import { CLI, ROOT, cliEnv, runCli, startCli } from '../helpers/run-cli.js'
 
 const tempDir = useTempDirs('chamberctl-sandbox-ci-')

@@ -3,7 +3,7 @@
 // check. Nothing here leaves the machine.
 import { describe, expect, it } from 'vitest'
 import { closedPortUrl, startFakeApi } from '../helpers/fake-api.js'
-import { CHAMBER_IDS, useTempDirs } from '../helpers/cli.js'
+import { CHAMBER_IDS, useTempDirs } from '../helpers/sandbox.js'
 import { tsvColumn } from '../helpers/output.js'
 import { runCli, startCli } from '../helpers/run-cli.js'
 

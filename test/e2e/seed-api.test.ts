@@ -9,9 +9,8 @@ import {
   credentialsEnv,
   useSandbox,
   useTempDirs,
-  summaryLine,
-} from '../helpers/cli.js'
-import { idsOf, lines } from '../helpers/output.js'
+} from '../helpers/sandbox.js'
+import { summaryLine, idsOf, lines } from '../helpers/output.js'
 import { BODY_LIMIT } from '../../src/sandbox/http.js'
 import { runCli } from '../helpers/run-cli.js'
 import type { CliOptions } from '../helpers/run-cli.js'

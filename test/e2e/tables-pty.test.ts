@@ -5,7 +5,7 @@
 // terminal's edge.
 import stringWidth from 'string-width'
 import { describe, expect, it } from 'vitest'
-import { BIG_CHAMBER, useSandbox, useTempDirs } from '../helpers/cli.js'
+import { BIG_CHAMBER, useSandbox, useTempDirs } from '../helpers/sandbox.js'
 import { Holder, startFakeApi } from '../helpers/fake-api.js'
 import type { FakeRequest } from '../helpers/fake-api.js'
 import { HAVE_PTY, startPty, terminalEnv } from '../helpers/pty.js'

@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { useSandbox, useTempDirs } from '../helpers/cli.js'
+import { useSandbox, useTempDirs } from '../helpers/sandbox.js'
 import { HAVE_PTY, startPty, terminalEnv } from '../helpers/pty.js'
 import { SandboxReader } from '../helpers/session.js'
 import { HAVE_TMUX, startTmux } from '../helpers/tmux.js'

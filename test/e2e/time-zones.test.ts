@@ -1,7 +1,7 @@
 // The built CLI, with its embedded sandbox, under time zones and locales far apart: every date it
 // sends, compares, refuses or prints is the same instant and the same text on every machine.
 import { describe, expect, it } from 'vitest'
-import { BIG_CHAMBER, useTempDirs } from '../helpers/cli.js'
+import { BIG_CHAMBER, useTempDirs } from '../helpers/sandbox.js'
 import { runCli } from '../helpers/run-cli.js'
 
 const tempDir = useTempDirs('chamberctl-zones-')

@@ -4,7 +4,9 @@
 // set here, rather than waited for). Counted at the server.
 import { utimesSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { patchToken, runMain, tokenFile, useTempDirs } from '../helpers/cli.js'
+import { patchToken, tokenFile } from '../helpers/config-files.js'
+import { runMain } from '../helpers/run-main.js'
+import { useTempDirs } from '../helpers/sandbox.js'
 import { runCli, startCli } from '../helpers/run-cli.js'
 import { startTokenServer } from '../helpers/fake-api.js'
 import type { TokenServer } from '../helpers/fake-api.js'

@@ -3,7 +3,7 @@
 // verb's behaviour is tested apart, in <verb>.test.ts, against a server.
 import { expect, it } from 'vitest'
 import type { Mock } from 'vitest'
-import { runMain } from './cli.js'
+import { runMain } from './run-main.js'
 
 // The options object the verb was called with for this command line.
 export async function optionsOf(verb: Mock, args: string[]): Promise<unknown> {

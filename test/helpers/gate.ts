@@ -1,13 +1,10 @@
 // For the seed tests: a proxy in front of a sandbox that holds back the requests a test chooses
 // (the creates) until the test lets them through, one by one or all at once, and measures how
 // many of them were open at the same moment. Timing then depends on what the test does, never
-// on a clock. And an in-process run of `main` that can be interrupted as Ctrl-C would.
-import { main } from '../../src/cli/main.js'
+// on a clock.
 import type { Sandbox } from '../../src/sandbox/server.js'
-import type { RunResult } from './cli.js'
 import { Holder, startFakeApi } from './fake-api.js'
 import type { FakeApi } from './fake-api.js'
-import { createTestIO } from './test-io.js'
 
 export type Gate = FakeApi & {
   // Requests held back now, oldest first, as "METHOD /path".
@@ -48,26 +45,4 @@ export async function startGate(
       holder.release()
     },
   }
-}
-
-export type InterruptibleRun = {
-  // What Ctrl-C does: the handlers the command registered with io.onStop are called.
-  interrupt(): void
-  done: Promise<RunResult>
-}
-
-// `chamberctl ...args` through main() in this process, with a Ctrl-C the test presses (and the
-// retries' clock, see recordingSleep).
-export function startInterruptible(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  sleep?: (ms: number) => Promise<void>,
-): InterruptibleRun {
-  const test = createTestIO({ env })
-  const done = main(['node', 'chamberctl', ...args], test.io, undefined, sleep).then((code) => ({
-    code,
-    stdout: test.stdout(),
-    stderr: test.stderr(),
-  }))
-  return { interrupt: test.interrupt, done }
 }

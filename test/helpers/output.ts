@@ -1,5 +1,5 @@
-// Readers of what chamberctl prints, by format: lines, TSV columns, NDJSON, CSV (RFC 4180), the
-// ids of records, and ANSI colour codes.
+// Reading what chamberctl prints: by format (lines, TSV columns, NDJSON, CSV (RFC 4180), the ids
+// of records, ANSI colour codes), a bulk run's summary line, and waiting for a line to appear.
 
 // Lines of output, whether they end in LF or (CSV) CRLF.
 export function lines(text: string): string[] {
@@ -49,4 +49,28 @@ export function parseCsv(text: string): string[][] {
   }
   if (field !== '' || row.length > 0) rows.push([...row, field])
   return rows
+}
+
+// Resolves once `read()` matches, checking on every turn of the event loop; rejects after
+// `timeoutMs` so that a missing line fails the test instead of hanging it.
+export async function until(
+  read: () => string,
+  pattern: RegExp,
+  timeoutMs = 5_000,
+): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const match = read().match(pattern)
+    if (match) return match
+    if (Date.now() > deadline) {
+      throw new Error(`no ${pattern} within ${timeoutMs} ms in:\n${read()}`)
+    }
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
+// A bulk run's summary line: the counts, any note (` (interrupted)`), and the time it took.
+export function summaryLine(counts: string, note = ''): RegExp {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(`^${escape(counts)}${escape(note)} in \\d+\\.\\d s\\n?$`)
 }

@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { stripVTControlCharacters } from 'node:util'
 import stringWidth from 'string-width'
-import { credentialsEnv } from './cli.js'
-import type { SandboxFixture } from './cli.js'
+import { credentialsEnv } from './sandbox.js'
+import type { SandboxFixture } from './sandbox.js'
 import { CLI, ROOT } from './run-cli.js'
 import { Prompts } from './session.js'
 
@@ -142,6 +142,18 @@ export function render(output: string): string {
   const shown = Array.from(lines, (cells) => (cells ?? []).join('').trimEnd())
   while (shown.at(-1) === '') shown.pop()
   return shown.join('\n')
+}
+
+// The frames of ora's default spinner (dots).
+export const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/
+
+// Resolves once a terminal run of `chambers get` against `baseUrl` (a gate holding its request)
+// shows its spinner: every request the gate held before this was called has by then waited
+// longer than the spinner's delay, whatever that is; no clock of the test's own decides it.
+export async function spinnerShown(env: NodeJS.ProcessEnv): Promise<PtySession> {
+  const twin = startPty(['chambers', 'get', 'ch_0001', '--no-pager'], { env })
+  await twin.prompts.next(SPINNER)
+  return twin
 }
 
 // A terminal session's environment, made from scratch: no CI, no secret typed anywhere, the

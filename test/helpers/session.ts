@@ -1,90 +1,12 @@
-// For the write-command tests: an in-process run whose stdin stays open until the test ends it,
-// with Ctrl-C (the test IO's interrupt()), a hook on every stdout write, and a reader that waits
-// for prompts one after the other on the captured stderr; plus a client that reads what the
-// sandbox really holds.
-import { PassThrough, Writable } from 'node:stream'
+// For the tests of prompts and writes: a reader that waits for prompts one after the other on a
+// session's output (run-main.ts's startSession, or a pseudo-terminal), the keys to answer them,
+// and a client that reads what the sandbox really holds.
 import { stripVTControlCharacters } from 'node:util'
-import { main } from '../../src/cli/main.js'
-import type { StopReason } from '../../src/io/streams.js'
 import type { Sandbox } from '../../src/sandbox/server.js'
 import { ApiClient } from '../sandbox/helpers.js'
 import type { Rec } from '../sandbox/helpers.js'
-import type { RunResult } from './cli.js'
-import { until } from './cli.js'
-import { asTerminal, createTestIO } from './test-io.js'
-
-export type SessionOptions = {
-  env: NodeJS.ProcessEnv
-  stdinIsTTY?: boolean
-  stdoutIsTTY?: boolean
-  stderrIsTTY?: boolean
-  stdoutWidth?: number
-  // Called with each chunk the command writes to stdout, as it writes it.
-  onStdout?: (chunk: string) => void
-  // stdout and stderr into one log as well, in the order they were written, as on a terminal.
-  combined?: boolean
-}
-
-export type Session = {
-  // Never ended unless the test ends it: a command that reads it would wait forever.
-  stdin: PassThrough
-  stdout(): string
-  stderr(): string
-  // stdout and stderr interleaved (only with `combined`).
-  screen(): string
-  // Ctrl-C by default, or another reason to stop (SIGTERM, SIGHUP, a closed stdout).
-  interrupt(reason?: StopReason): void
-  done: Promise<RunResult>
-}
-
-function tee(target: Writable, ...listeners: ((chunk: string) => void)[]): Writable {
-  return new Writable({
-    // Passed on at once, so that what is written directly and what is teed keep their order.
-    write(chunk: Buffer, _encoding, callback) {
-      for (const listener of listeners) listener(chunk.toString())
-      target.write(chunk)
-      callback()
-    },
-  })
-}
-
-export function startSession(args: string[], options: SessionOptions): Session {
-  const stdin = new PassThrough()
-  const test = createTestIO({
-    stdinIsTTY: options.stdinIsTTY,
-    stdoutIsTTY: options.stdoutIsTTY,
-    stderrIsTTY: options.stderrIsTTY,
-    stdoutWidth: options.stdoutWidth,
-    env: options.env,
-  })
-  let screen = ''
-  const record = (chunk: string) => {
-    if (options.combined) screen += chunk
-  }
-  const io = {
-    ...test.io,
-    in: stdin,
-    out: asTerminal(
-      tee(test.io.out, record, (chunk) => options.onStdout?.(chunk)),
-      test.io.stdoutIsTTY,
-      options.stdoutWidth,
-    ),
-    err: asTerminal(tee(test.io.err, record), test.io.stderrIsTTY, options.stdoutWidth),
-  }
-  const done = main(['node', 'chamberctl', ...args], io).then((code) => ({
-    code,
-    stdout: test.stdout(),
-    stderr: test.stderr(),
-  }))
-  return {
-    stdin,
-    stdout: test.stdout,
-    stderr: test.stderr,
-    screen: () => screen,
-    interrupt: test.interrupt,
-    done,
-  }
-}
+import type { RunResult, Session } from './run-main.js'
+import { until } from './output.js'
 
 // Fails instead of hanging when the command does not finish by itself.
 export async function finishes(session: Session, timeoutMs = 5_000): Promise<RunResult> {

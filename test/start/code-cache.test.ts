@@ -15,7 +15,7 @@ import {
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { commandKey, MAX_CACHES, readCache, writeCache } from '../../src/start/code-cache.js'
-import { useTempDirs } from '../helpers/cli.js'
+import { useTempDirs } from '../helpers/sandbox.js'
 
 const tempDir = useTempDirs('chamberctl-code-cache-')
 const DAY = 24 * 60 * 60 * 1000

@@ -7,15 +7,9 @@ import { PassThrough } from 'node:stream'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { toBody } from '../../../src/commands/api/fields.js'
-import {
-  BIG_CHAMBER,
-  BIG_CHAMBER_MEMBERS,
-  CHAMBER_IDS,
-  readProfile,
-  runMain,
-  tokenOf,
-  useDemoSandbox,
-} from '../../helpers/cli.js'
+import { BIG_CHAMBER, BIG_CHAMBER_MEMBERS, CHAMBER_IDS } from '../../helpers/sandbox.js'
+import { readProfile, tokenOf } from '../../helpers/config-files.js'
+import { runMain, useDemoSandbox } from '../../helpers/run-main.js'
 import { idsOf, lines } from '../../helpers/output.js'
 import type { FakeApi } from '../../helpers/fake-api.js'
 import { startFakeApi } from '../../helpers/fake-api.js'

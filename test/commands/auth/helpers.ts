@@ -1,7 +1,8 @@
 // What the tests of the auth verbs share: one sandbox for the file, useCommands' runners (with
 // `login`), the sandbox's client credentials, and a check that a token opens the API.
-import { useCommands, useSandbox } from '../../helpers/cli.js'
-import type { SandboxFixture } from '../../helpers/cli.js'
+import { useCommands } from '../../helpers/run-main.js'
+import { useSandbox } from '../../helpers/sandbox.js'
+import type { SandboxFixture } from '../../helpers/sandbox.js'
 
 export const POSIX = process.platform !== 'win32'
 

@@ -10,13 +10,12 @@ import {
   modeOf,
   readProfile,
   readProfiles,
-  startMain,
   tokenFile,
   tokenOf,
-  until,
-} from '../../helpers/cli.js'
-import { lines } from '../../helpers/output.js'
-import { finishes, startSession } from '../../helpers/session.js'
+} from '../../helpers/config-files.js'
+import { startSession } from '../../helpers/run-main.js'
+import { until, lines } from '../../helpers/output.js'
+import { finishes } from '../../helpers/session.js'
 import { POSIX, tokenWorks, useAuthSandbox } from './helpers.js'
 
 const { sandbox, configDir, run, runBare, login, secret, clientId } = useAuthSandbox()
@@ -125,7 +124,7 @@ describe('interactive login', () => {
   const tty = { stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true }
 
   // Types the sandbox's base URL at the prompt waiting for it, then the client id and secret.
-  async function answerFromBaseUrl(session: ReturnType<typeof startMain>) {
+  async function answerFromBaseUrl(session: ReturnType<typeof startSession>) {
     session.stdin.write(`${sandbox().v2}\n`)
     await until(session.stderr, /Client id/)
     session.stdin.write(`${clientId()}\n`)
@@ -135,7 +134,7 @@ describe('interactive login', () => {
   }
 
   it('prompts for base URL, client id and a masked secret on a TTY', async () => {
-    const session = startMain(['login'], { ...tty, env: { CHAMBERCTL_CONFIG_DIR: configDir() } })
+    const session = startSession(['login'], { ...tty, env: { CHAMBERCTL_CONFIG_DIR: configDir() } })
     await until(session.stderr, /Base URL/)
     const { code, stderr } = await answerFromBaseUrl(session)
     expect(code, stderr).toBe(0)
@@ -150,7 +149,7 @@ describe('interactive login', () => {
   })
 
   it('asks again for a plain-HTTP base URL of another host, before the secret', async () => {
-    const session = startMain(['login'], { ...tty, env: { CHAMBERCTL_CONFIG_DIR: configDir() } })
+    const session = startSession(['login'], { ...tty, env: { CHAMBERCTL_CONFIG_DIR: configDir() } })
     await until(session.stderr, /Base URL/)
     session.stdin.write('http://directory.example.org/v2\n')
     await until(
@@ -165,7 +164,7 @@ describe('interactive login', () => {
   })
 
   it('says a refused port before asking for the secret', async () => {
-    const session = startMain(['login', '--base-url', await closedPortUrl()], {
+    const session = startSession(['login', '--base-url', await closedPortUrl()], {
       ...tty,
       env: { CHAMBERCTL_CONFIG_DIR: configDir(), CHAMBERCTL_CLIENT_ID: clientId() },
     })
@@ -182,7 +181,7 @@ describe('interactive login', () => {
   })
 
   it('asks only for what flags and environment leave missing', async () => {
-    const session = startMain(['login', '--base-url', sandbox().v2], {
+    const session = startSession(['login', '--base-url', sandbox().v2], {
       ...tty,
       env: { CHAMBERCTL_CONFIG_DIR: configDir(), CHAMBERCTL_CLIENT_ID: clientId() },
     })
@@ -199,7 +198,7 @@ describe('interactive login', () => {
     ['CI=true', ['login'], { CI: 'true' }],
   ])('with %s exits 2 naming the missing flags, without reading stdin', async (_, args, env) => {
     // stdin stays open and empty: a prompt or a read would wait forever.
-    const session = startMain(args, {
+    const session = startSession(args, {
       ...tty,
       env: { CHAMBERCTL_CONFIG_DIR: configDir(), NO_COLOR: '1', ...env },
     })

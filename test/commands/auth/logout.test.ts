@@ -1,7 +1,7 @@
 // `logout`: the token and the secret forgotten, where and as whom kept.
 import { existsSync, mkdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { configFile, modeOf, readProfile, tokenFile } from '../../helpers/cli.js'
+import { configFile, modeOf, readProfile, tokenFile } from '../../helpers/config-files.js'
 import { POSIX, useAuthSandbox } from './helpers.js'
 
 const { sandbox, configDir, runBare, login, clientId } = useAuthSandbox()

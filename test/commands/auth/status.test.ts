@@ -1,6 +1,6 @@
 // `auth status`: a block per profile, the active one marked, what it checked, in every format.
 import { describe, expect, it } from 'vitest'
-import { patchProfile, patchToken, readProfile, tokenOf } from '../../helpers/cli.js'
+import { patchProfile, patchToken, readProfile, tokenOf } from '../../helpers/config-files.js'
 import { lines } from '../../helpers/output.js'
 import { useAuthSandbox } from './helpers.js'
 

@@ -2,9 +2,10 @@
 import { readFileSync } from 'node:fs'
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { configFile, modeOf, readProfile } from '../../helpers/cli.js'
+import { configFile, modeOf, readProfile } from '../../helpers/config-files.js'
 import { lines } from '../../helpers/output.js'
-import { KEY, Prompts, finishes, startSession } from '../../helpers/session.js'
+import { startSession } from '../../helpers/run-main.js'
+import { KEY, Prompts, finishes } from '../../helpers/session.js'
 import { POSIX, useAuthSandbox } from './helpers.js'
 
 const { sandbox, configDir, runBare, login, secret } = useAuthSandbox()

@@ -2,7 +2,7 @@
 // expired; a token cache that cannot be read is discarded in one line.
 import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { patchToken, readProfile, tokenFile, tokenOf } from '../../helpers/cli.js'
+import { patchToken, readProfile, tokenFile, tokenOf } from '../../helpers/config-files.js'
 import { lines } from '../../helpers/output.js'
 import { tokenWorks, useAuthSandbox } from './helpers.js'
 

@@ -1,6 +1,6 @@
 // `chambers get` in every output format, with --fields and --include, against a real sandbox.
 import { describe, expect, it } from 'vitest'
-import { useDemoSandbox } from '../../helpers/cli.js'
+import { useDemoSandbox } from '../../helpers/run-main.js'
 import { ANSI, idsOf, lines, parseCsv } from '../../helpers/output.js'
 
 const { sandbox, run, demo } = useDemoSandbox()

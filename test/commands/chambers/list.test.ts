@@ -1,6 +1,7 @@
 // `chambers list` in every output format, with filters, sort and paging, against a real sandbox.
 import { describe, expect, it } from 'vitest'
-import { CHAMBER_IDS, useDemoSandbox } from '../../helpers/cli.js'
+import { CHAMBER_IDS } from '../../helpers/sandbox.js'
+import { useDemoSandbox } from '../../helpers/run-main.js'
 import { ANSI, idsOf, lines, ndjson, parseCsv, tsvColumn } from '../../helpers/output.js'
 
 const { sandbox, run, demo } = useDemoSandbox()

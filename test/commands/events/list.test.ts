@@ -1,6 +1,7 @@
 // `events list` (v2): output formats, --status, --from/--to, paging.
 import { describe, expect, it } from 'vitest'
-import { BIG_CHAMBER, useDemoSandbox } from '../../helpers/cli.js'
+import { BIG_CHAMBER } from '../../helpers/sandbox.js'
+import { useDemoSandbox } from '../../helpers/run-main.js'
 import { ANSI, idsOf, lines, ndjson, parseCsv, tsvColumn } from '../../helpers/output.js'
 
 // NOW is 2025-06-18: the demo events of ch_0001 start 7, -23, 29, 23, -62, 62, -88, 84 and -28

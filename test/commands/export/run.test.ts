@@ -13,10 +13,10 @@ import {
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
   credentialsEnv,
-  until,
   useSandbox,
   useTempDirs,
-} from '../../helpers/cli.js'
+} from '../../helpers/sandbox.js'
+import { until } from '../../helpers/output.js'
 import { startGate } from '../../helpers/gate.js'
 import { createTestIO } from '../../helpers/test-io.js'
 

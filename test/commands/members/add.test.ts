@@ -3,11 +3,13 @@
 // progress bar on a terminal, Ctrl-C); never prompting without a terminal; and the prompts on
 // one, driven by keystrokes. Against a real sandbox, in-process.
 import { describe, expect, it } from 'vitest'
-import { NOW, credentialsEnv, withSandbox, summaryLine } from '../../helpers/cli.js'
-import type { RunOptions, SandboxFixture } from '../../helpers/cli.js'
-import { lines, ndjson, parseCsv } from '../../helpers/output.js'
+import { NOW, credentialsEnv, withSandbox } from '../../helpers/sandbox.js'
+import { summaryLine, lines, ndjson, parseCsv } from '../../helpers/output.js'
+import type { RunOptions } from '../../helpers/run-main.js'
+import type { SandboxFixture } from '../../helpers/sandbox.js'
 import { startFakeApi } from '../../helpers/fake-api.js'
-import { KEY, SandboxReader, finishes, startSession } from '../../helpers/session.js'
+import { startSession } from '../../helpers/run-main.js'
+import { KEY, SandboxReader, finishes } from '../../helpers/session.js'
 import {
   MEMBER_POSTS,
   NOT_PROMPTING,

@@ -1,7 +1,8 @@
 // `members list` in every output format, over the 260 members of ch_0001: --all, --limit,
 // --page/--per-page, filters and sort.
 import { describe, expect, it } from 'vitest'
-import { BIG_CHAMBER, BIG_CHAMBER_MEMBERS, useDemoSandbox } from '../../helpers/cli.js'
+import { BIG_CHAMBER, BIG_CHAMBER_MEMBERS } from '../../helpers/sandbox.js'
+import { useDemoSandbox } from '../../helpers/run-main.js'
 import { ANSI, idsOf, lines, ndjson, parseCsv, tsvColumn } from '../../helpers/output.js'
 
 const { sandbox, run, demo } = useDemoSandbox()

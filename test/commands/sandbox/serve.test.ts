@@ -1,7 +1,9 @@
 // sandbox: what the start tells a person and a script (the server itself is tested in
 // test/sandbox/).
 import { describe, expect, it } from 'vitest'
-import { startMain, until, useTempDirs } from '../../helpers/cli.js'
+import { startSession } from '../../helpers/run-main.js'
+import { until } from '../../helpers/output.js'
+import { useTempDirs } from '../../helpers/sandbox.js'
 
 const tempDir = useTempDirs()
 
@@ -13,7 +15,7 @@ async function started(args: string[]) {
   const before = new Set(signals.flatMap((signal) => process.listeners(signal)))
   const added = () =>
     signals.map((signal) => process.listeners(signal).filter((listener) => !before.has(listener)))
-  const cli = startMain(['sandbox', '--port', '0', '--empty', ...args], { env })
+  const cli = startSession(['sandbox', '--port', '0', '--empty', ...args], { env })
   await until(cli.stderr, /Serving; press Ctrl-C to stop\./)
   const [onInt, onTerm] = added()
   for (const listener of onInt!) (listener as (signal: string) => void)('SIGINT')

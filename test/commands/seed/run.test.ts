@@ -12,12 +12,11 @@ import {
   BIG_CHAMBER,
   BIG_CHAMBER_MEMBERS,
   credentialsEnv,
-  useDemoSandbox,
   useTempDirs,
-  summaryLine,
-} from '../../helpers/cli.js'
-import { lines, ndjson, parseCsv } from '../../helpers/output.js'
-import { isCreate, startGate, startInterruptible } from '../../helpers/gate.js'
+} from '../../helpers/sandbox.js'
+import { useDemoSandbox, startSession } from '../../helpers/run-main.js'
+import { summaryLine, lines, ndjson, parseCsv } from '../../helpers/output.js'
+import { isCreate, startGate } from '../../helpers/gate.js'
 import type { Gate } from '../../helpers/gate.js'
 import { ApiClient } from '../../sandbox/helpers.js'
 import type { Rec } from '../../sandbox/helpers.js'
@@ -957,7 +956,7 @@ describe('seed --concurrency', () => {
     await withGate(async (gate, env) => {
       const total = 10 * 2
       const file = write('f.json', hqs(nextTag(), 10, 1))
-      const seeding = startInterruptible(['seed', file, ...flags, '--json'], env)
+      const seeding = startSession(['seed', file, ...flags, '--json'], { env })
       // Each create is let through only once the limit is reached again (or all that is left
       // is in flight): a client that sent more would be seen holding more at once.
       for (let released = 0; released < total; released++) {
@@ -986,9 +985,9 @@ describe('seed: Ctrl-C', () => {
       const reportFile = path.join(tempDir(), 'report.json')
       const file = write('f.json', hqs(tag, 6, 2))
       sandbox().reset()
-      const seeding = startInterruptible(
+      const seeding = startSession(
         ['seed', file, '--concurrency', '2', '--json', '--report', reportFile],
-        env,
+        { env },
       )
       await gate.whenHeld(2)
       gate.release(2)
