@@ -1,6 +1,6 @@
 // Where the base URL and credentials come from (flags > env > profile), which token goes where,
-// token refresh on expiry and after a 401, and the redacted --debug trace. A recording proxy in
-// front of the sandbox shows the headers that reach a server.
+// token refresh on expiry and after a 401, and the redacted --debug trace. The fake API in front
+// of the sandbox (forwarding everything) shows the headers that reach a server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeApi } from '../helpers/fake-api.js'
 import { CHAMBER_IDS, loginArgs, useSandbox, withSandbox } from '../helpers/sandbox.js'

@@ -1,8 +1,8 @@
 // The built binary on the networks users are on (contract §1 network paragraph, §5): proxies and
 // CAs from the environment, timeouts that bound connecting, bounded and decoded answers, and
-// failure classes that say what happened. Every server is a real one on 127.0.0.1 (see
-// test/helpers/network.ts); each test asserts the exit code, the message, and what the server
-// received.
+// failure classes that say what happened. Every server is a real one on 127.0.0.1 (the fake API,
+// or test/helpers/network.ts's raw sockets); each test asserts the exit code, the message, and
+// what the server received.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import type { ServerResponse } from 'node:http'

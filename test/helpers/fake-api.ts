@@ -60,16 +60,16 @@ export type FakeApi = {
   close(): Promise<void>
 }
 
-export const TOKEN_GRANT = { access_token: 'fake-token', token_type: 'Bearer', expires_in: 3600 }
+const TOKEN_GRANT = { access_token: 'fake-token', token_type: 'Bearer', expires_in: 3600 }
 
-export const isTokenRequest = (request: FakeRequest) =>
+const isTokenRequest = (request: FakeRequest) =>
   request.method === 'POST' && /\/auth\/token(\?|$)/.test(request.path)
 
 // The client id a token request names.
-export const clientOf = (request: FakeRequest) =>
+const clientOf = (request: FakeRequest) =>
   String((JSON.parse(request.body || '{}') as { client_id?: unknown }).client_id)
 
-export type Listening = { port: number; connections(): number; close(): Promise<void> }
+type Listening = { port: number; connections(): number; close(): Promise<void> }
 
 // Listens on 127.0.0.1, port 0, and counts connections; closing ends every one still open. For
 // the few listeners that are not HTTP servers (see network.ts).
