@@ -5,12 +5,12 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { useSandbox, useTempDirs } from '../helpers/sandbox.js'
+import { isCreate, startGate } from '../helpers/gate.js'
 import { HAVE_PTY, startPty, terminalEnv } from '../helpers/pty.js'
 import { SandboxReader } from '../helpers/session.js'
 import { HAVE_TMUX, startTmux } from '../helpers/tmux.js'
 
-// Every answer takes a little while, so that the run lasts long enough to be watched.
-const sandbox = useSandbox({ latencyMs: 5 })
+const sandbox = useSandbox()
 const tempDir = useTempDirs('chamberctl-terminal-')
 const TIMEOUT = 40_000
 
@@ -30,15 +30,27 @@ describe.skipIf(!HAVE_PTY)('members add --from-file in a pseudo-terminal', () =>
     'draws the bar while sending, prints the failed rows as they settle, leaves the last frame and the summary',
     async () => {
       const chamber = await new SandboxReader(sandbox().sandbox).emptyChamber('Pty Bulk')
+      // The creates are held back after the first ten, so the run is watched mid-way whatever
+      // the speed of the machine.
+      const gate = await startGate(sandbox().sandbox, isCreate)
       const session = startPty(['members', 'add', chamber, '--from-file', membersCsv(tempDir())], {
-        env: terminalEnv(sandbox(), tempDir()),
+        env: { ...terminalEnv(sandbox(), tempDir()), CHAMBERCTL_BASE_URL: gate.baseUrl('v2') },
         columns: 80,
         timeoutMs: 30_000,
       })
-      // A frame with rows still to send, seen while the command runs.
-      const { match } = await session.prompts.next(/(\d+)\/398 rows sent \| \d+\/s \| ETA \d+s/)
-      expect(Number(/(\d+)\//.exec(match)![1])).toBeLessThan(398)
+      try {
+        for (let sent = 0; sent < 10; sent++) {
+          await gate.whenHeld(1)
+          gate.release(1)
+        }
+        // A frame with rows still to send, seen while the command runs.
+        const { match } = await session.prompts.next(/(\d+)\/398 rows sent \| \d+\/s \| ETA \d+s/)
+        expect(Number(/(\d+)\//.exec(match)![1])).toBeLessThan(398)
+      } finally {
+        gate.open()
+      }
       const { code, screen } = await session.exited
+      await gate.close()
       expect(code, screen).toBe(1)
       const last = screen.split(/\r?\n/).filter(Boolean).slice(-5)
       // The failures are printed as they settle, a table that streams (the bar taken off its line
