@@ -133,13 +133,15 @@ describe('writeList ndjson', () => {
       highWaterMark: 16,
       write(chunk: Buffer, _encoding, callback) {
         written.push(chunk.toString())
-        setTimeout(callback, 2)
+        // Drained on a later turn of the event loop, never at once.
+        setImmediate(callback)
       },
     })
     const t = createTestIO()
     const io = { ...t.io, out }
     const overfull: number[] = []
-    function* gen() {
+    // Asked for one by one (a list in memory would be written as one batch).
+    async function* gen() {
       for (let i = 0; i < 6; i++) {
         if (out.writableNeedDrain) overfull.push(i)
         yield { id: `record-${i}`, padding: 'x'.repeat(20) }
