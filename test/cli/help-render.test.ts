@@ -11,7 +11,7 @@ import { createContext, main } from '../../src/cli/main.js'
 import { TOPICS } from '../../src/cli/tree.js'
 import { allCommands } from '../../src/cli/manual.js'
 import { createProgram } from '../../src/cli/program.js'
-import { runMain } from '../helpers/cli.js'
+import { runMain } from '../helpers/run-main.js'
 import { lines } from '../helpers/output.js'
 import { createTestIO } from '../helpers/test-io.js'
 

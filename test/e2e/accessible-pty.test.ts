@@ -2,7 +2,7 @@
 // number and Enter in one burst, as fast as a person with a screen reader types them (no arrow
 // key anywhere), a search answered with a typed value, and a list as key: value blocks.
 import { describe, expect, it } from 'vitest'
-import { useSandbox, useTempDirs } from '../helpers/cli.js'
+import { useSandbox, useTempDirs } from '../helpers/sandbox.js'
 import { HAVE_PTY, startPty, terminalEnv } from '../helpers/pty.js'
 import { KEY, SandboxReader } from '../helpers/session.js'
 

@@ -7,12 +7,12 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { credentialsEnv, useSandbox, useTempDirs } from '../helpers/cli.js'
+import { credentialsEnv, useSandbox, useTempDirs } from '../helpers/sandbox.js'
 import { startGate } from '../helpers/gate.js'
 import type { Gate } from '../helpers/gate.js'
 import { HAVE_PTY, startPty } from '../helpers/pty.js'
-import { startRawListener } from '../helpers/raw-listener.js'
-import type { RawListener } from '../helpers/raw-listener.js'
+import { startFakeApi } from '../helpers/fake-api.js'
+import type { FakeApi } from '../helpers/fake-api.js'
 import { runCli } from '../helpers/run-cli.js'
 import { HAVE_TMUX, startTmux } from '../helpers/tmux.js'
 import type { TmuxSession } from '../helpers/tmux.js'
@@ -27,8 +27,8 @@ afterEach(async () => {
 })
 
 // A server that takes every request and never answers.
-async function silent(): Promise<RawListener> {
-  const listener = await startRawListener(() => 'hang')
+async function silent(): Promise<FakeApi> {
+  const listener = await startFakeApi({ answer: () => 'hang', token: false })
   open.push(listener)
   return listener
 }
@@ -108,9 +108,11 @@ describe.skipIf(!HAVE_PTY)('waiting for a server that does not answer', () => {
     'a bulk run shows its bar alone: no spinner over it while its creates wait',
     async () => {
       // The chamber exists; every create is taken and never answered, for longer than a second.
-      const server = await startRawListener((request) =>
-        request.method === 'GET' ? { status: 200, body: { id: 'ch_1', name: 'Held' } } : 'hang',
-      )
+      const server = await startFakeApi({
+        answer: (request) =>
+          request.method === 'GET' ? { status: 200, body: { id: 'ch_1', name: 'Held' } } : 'hang',
+        token: false,
+      })
       open.push(server)
       const environment = env(server.baseUrl())
       const file = path.join(environment.HOME!, 'members.csv')

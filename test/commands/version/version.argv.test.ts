@@ -2,7 +2,7 @@
 // writes the version line (the same as --version, answered before the CLI loads).
 import { describe, expect, it } from 'vitest'
 import { VERSION } from '../../../src/cmdutil/version.js'
-import { runMain } from '../../helpers/cli.js'
+import { runMain } from '../../helpers/run-main.js'
 
 describe('version: argv', () => {
   it('prints the version line and nothing else', async () => {
