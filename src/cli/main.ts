@@ -2,9 +2,11 @@
 import { CommanderError } from 'commander'
 import type { IO } from '../io/streams.js'
 import { processIO } from '../io/streams.js'
+import { sayNow } from '../io/wrap.js'
 import type { Context } from '../cmdutil/context.js'
 import { describeError, ExitCode, SilentError } from '../errors.js'
 import { helpNeedsRenderer, loadRenderer } from './help.js'
+import type { ErrorText } from '../io/error-output.js'
 import { createProgram, oneLine } from './program.js'
 import { DEFAULT_GLOBALS } from '../cmdutil/globals.js'
 import { Secrets } from '../api/redact.js'
@@ -37,7 +39,7 @@ export function createContext(
         return ProfileStore.open(configDir(io.env), {
           // Read when it happens, after the global options are parsed.
           notice: (message) => {
-            if (!ctx.globals.quiet) io.err.write(`warning: ${message}\n`)
+            if (!ctx.globals.quiet) sayNow(io, `warning: ${message}`)
           },
         })
       })()),
@@ -72,12 +74,10 @@ export async function main(
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return ExitCode.ok
-      // Commander has printed its message already; scripts asking for JSON get the object too.
-      if (wantsJson(argv)) {
-        const { jsonErrorLine } = await import('../io/error-output.js')
-        const message = oneLine(error.message).replace(/^error: /, '')
-        io.err.write(jsonErrorLine(io, { status: null, code: 'usage', message }))
-      }
+      // Commander's own errors (an unknown option, a value not among the choices) are said as
+      // every other error is: fitted to the terminal, and as JSON to scripts that asked for it.
+      const message = oneLine(error.message).replace(/^error: /, '')
+      await writeReport(io, { status: null, code: 'usage', message }, ctx, wantsJson(argv))
       return ExitCode.usage
     }
     return report(error, io, ctx)
@@ -89,18 +89,8 @@ export async function main(
 async function report(error: unknown, io: IO, ctx: Context): Promise<number> {
   if (error instanceof SilentError) return error.exitCode
   const described = describeError(error, ctx.secrets.redact)
-  const { writeError } = await import('../io/error-output.js')
-  const width = described.fields
-    ? await import('string-width').then(
-        (m) => m.default,
-        () => undefined,
-      )
-    : undefined
-  writeError(io, described, {
-    format: ctx.globals.format,
-    color: ctx.globals.errorColor,
-    width,
-  })
+  const json = ctx.globals.format === 'json' || ctx.globals.format === 'ndjson'
+  await writeReport(io, described, ctx, json)
   if (ctx.globals.debug && error instanceof Error && error.stack) {
     const [{ mapStack }, { escapeForTerminal }] = await Promise.all([
       import('../io/stack.js'),
@@ -110,6 +100,16 @@ async function report(error: unknown, io: IO, ctx: Context): Promise<number> {
     io.err.write(`${escapeForTerminal(ctx.secrets.redact(mapStack(error.stack)), '\n')}\n`)
   }
   return described.exitCode
+}
+
+async function writeReport(io: IO, error: ErrorText, ctx: Context, json: boolean): Promise<void> {
+  const [{ writeError }, { loadCells }] = await Promise.all([
+    import('../io/error-output.js'),
+    import('../io/wrap.js'),
+  ])
+  // Exact cells for the terminal; a failed load leaves wrap.ts's upper bound.
+  if (io.stderrIsTTY) await loadCells().catch(() => {})
+  writeError(io, error, { format: json ? 'json' : 'table', color: ctx.globals.errorColor })
 }
 
 // Before the options are parsed (they failed to), the only way to know the format asked for.

@@ -58,8 +58,9 @@ export function createProgram(ctx: Context, argv?: readonly string[]): Command {
       // Help (and --version): through the pager when longer than the terminal, unless --no-pager.
       writeOut: (text) => writeHelp(ctx, text, program.opts().pager !== false),
       writeErr: (text) => ctx.io.err.write(text),
-      // One line, as every error is: commander puts its "(Did you mean …?)" on a second one.
-      outputError: (text, write) => write(`${oneLine(text)}\n`),
+      // Said by main, which catches the error commander throws next (the same text) and says it
+      // as every other error: one line, fitted to the terminal.
+      outputError: () => {},
       // The terminal's own width, as everything else printed is fitted to it.
       getOutHelpWidth: () => ctx.io.stdoutWidth ?? HELP_WIDTH,
       getErrHelpWidth: () => HELP_WIDTH,

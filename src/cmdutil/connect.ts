@@ -40,7 +40,7 @@ export async function clientFor(
   // flag and CHAMBERCTL_BASE_URL were checked with the global options already).
   checkBaseUrl(connection.baseUrl)
   const { clientId, clientSecret } = connection
-  if (clientSecret || connection.cached) refuseInsecure(ctx, connection.baseUrl)
+  if (clientSecret || connection.cached) await refuseInsecure(ctx, connection.baseUrl)
   // A secret still in the keyring is added once read.
   ctx.secrets.add(typeof clientSecret === 'string' ? clientSecret : undefined)
   ctx.secrets.add(connection.cached?.token)

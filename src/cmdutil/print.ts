@@ -10,7 +10,7 @@ import type { IO } from '../io/streams.js'
 import { writeBatches, writeRecord } from '../io/output.js'
 import { painter } from '../io/color.js'
 import { clearingProgress, startProgress } from '../io/progress.js'
-import { wrapText } from '../io/wrap.js'
+import { fitText, say } from '../io/wrap.js'
 import { count as formatCount } from '../util.js'
 
 // On a terminal, what a read prints goes through the pager (contract §1), and so do the notes
@@ -79,11 +79,11 @@ async function list<T extends OutputRecord>(
       clearingProgress(pages(counted, paging), progress),
       outputOptions(globals, resource),
     )
-    if (count === 0 && globals.format === 'table' && !globals.quiet) io.err.write(`no ${noun}\n`)
+    if (count === 0 && globals.format === 'table' && !globals.quiet) await say(io, `no ${noun}`)
     // A person at a terminal must not take one page for the whole list.
     if (!walking && count > 0 && globals.format === 'table' && io.stderrIsTTY && !globals.quiet) {
       const note = moreNote(lastMeta, count, noun)
-      const text = note && wrapText(note, io.stderrWidth)
+      const text = note && (await fitText(note, io.stderrWidth))
       if (text) io.err.write(`${painter(globals.errorColor)('dim', text)}\n`)
     }
   } finally {

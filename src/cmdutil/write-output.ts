@@ -6,6 +6,7 @@ import type { OutputRecord } from '../io/output.js'
 import { writeJson } from '../io/output.js'
 import { escapeForTerminal } from '../io/terminal-text.js'
 import { printRecord } from './print.js'
+import { say } from '../io/wrap.js'
 
 export async function printCreated(
   ctx: Pick<Context, 'io' | 'globals'>,
@@ -15,7 +16,7 @@ export async function printCreated(
 ): Promise<void> {
   await printRecord(ctx, record, resource)
   // It names the server's id and the file's or the flags' values.
-  if (!ctx.globals.quiet) ctx.io.err.write(`${escapeForTerminal(confirmation)}\n`)
+  if (!ctx.globals.quiet) await say(ctx.io, escapeForTerminal(confirmation))
 }
 
 // The body goes to stdout as JSON, whatever the output format: it is the request, not a record.
@@ -26,7 +27,7 @@ export async function printDryRun(
   body: unknown,
 ): Promise<void> {
   if (!ctx.globals.quiet) {
-    ctx.io.err.write(`Dry run: would send ${method} ${escapeForTerminal(url)}\n`)
+    await say(ctx.io, `Dry run: would send ${method} ${escapeForTerminal(url)}`)
   }
   await writeJson(ctx.io, body, { jq: ctx.globals.jq })
 }

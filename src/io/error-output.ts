@@ -6,41 +6,37 @@ import { painter } from './color.js'
 import type { OutputFormat } from './format.js'
 import type { IO } from './streams.js'
 import { escapeForTerminal, escapeJsonForTerminal } from './terminal-text.js'
-import { wrapText } from './wrap.js'
+import { cells, wrapText } from './wrap.js'
 
 type ErrorIO = Pick<IO, 'err'> & Partial<Pick<IO, 'stderrIsTTY' | 'stderrWidth'>>
 // What is said of a failure; its exit code is the caller's business.
 export type ErrorText = Omit<ErrorReport, 'exitCode'>
 
 // Synchronous and free of imports that load anything: it runs in the top-level error handler,
-// which must report even when the failure was a module that would not load.
+// which must report even when the failure was a module that would not load. Fitted to the
+// terminal by wrap.ts, which counts cells exactly once the handler has loaded string-width.
 export function writeError(
   io: ErrorIO,
   error: ErrorText,
-  // Terminal cells a field name takes, to align the field table: string-width, which the caller
-  // loads only when there is a table, and which a failed load leaves to the name's length.
-  opts: { format: OutputFormat; color: boolean; width?: (text: string) => number },
+  opts: { format: OutputFormat; color: boolean },
 ): void {
-  const displayWidth = opts.width ?? ((text: string) => text.length)
-  const label = painter(opts.color)('red', 'error:')
-  // Each line of the message wrapped to the terminal (a list of missing flags is long), the label
-  // coloured once the line is fitted.
-  const message = escapeForTerminal(error.message.trimEnd(), '\n\t')
-    .split('\n')
-    .map((line, i) =>
-      wrapText(i === 0 ? `error: ${line}` : line, io.stderrWidth, { measure: displayWidth }),
-    )
-    .join('\n')
-  let text = `${label}${message.slice('error:'.length)}\n`
   const lines = Object.entries(error.fields ?? {}).flatMap(([field, messages]) =>
     messages.map((message) => [escapeForTerminal(field), escapeForTerminal(message)] as const),
   )
-  const width = Math.max(0, ...lines.map(([field]) => displayWidth(field)))
-  for (const [field, message] of lines) {
-    text += `  ${field}${' '.repeat(width - displayWidth(field))}  ${message}\n`
-  }
-  if (opts.format === 'json' || opts.format === 'ndjson') text += jsonErrorLine(io, error)
-  io.err.write(text)
+  const width = Math.max(0, ...lines.map(([field]) => cells(field)))
+  const text = wrapText(
+    [
+      `error: ${escapeForTerminal(error.message.trimEnd(), '\n\t')}`,
+      ...lines.map(
+        ([field, message]) => `  ${field}${' '.repeat(width - cells(field))}  ${message}`,
+      ),
+    ].join('\n'),
+    io.stderrWidth,
+  )
+  // The label coloured once the line is fitted.
+  let out = `${painter(opts.color)('red', 'error:')}${text.slice('error:'.length)}\n`
+  if (opts.format === 'json' || opts.format === 'ndjson') out += jsonErrorLine(io, error)
+  io.err.write(out)
 }
 
 // `{"error":{"status":…,"code":…,"message":…,"fields":{…}}}` and a line break; escaped for a

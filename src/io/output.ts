@@ -34,7 +34,7 @@ import type { Batches, OutputIO, Records } from './streaming.js'
 import { escapeForTerminal } from './terminal-text.js'
 import type { OutputRecord } from './values.js'
 import { pickFields } from './values.js'
-import { writeNote } from './wrap.js'
+import { say } from './wrap.js'
 
 export { getPath } from './values.js'
 export type { OutputRecord } from './values.js'
@@ -145,7 +145,7 @@ export async function writeBatches(
         // A reader that is gone (a pager quit) wants no more pages.
         if (io.out.destroyed) break
       }
-      if (table) noteDropped(io, table.dropped, opts)
+      if (table) await noteDropped(io, table.dropped, opts)
       return count
     }
   }
@@ -206,9 +206,13 @@ function project(record: OutputRecord, fields: readonly string[] | undefined): O
 }
 
 // Said once, under the table: which columns did not fit and how to see them.
-function noteDropped(io: OutputIO, dropped: readonly string[], opts: OutputOptions): void {
+async function noteDropped(
+  io: OutputIO,
+  dropped: readonly string[],
+  opts: OutputOptions,
+): Promise<void> {
   if (dropped.length === 0 || opts.quiet) return
-  writeNote(
+  await say(
     io,
     `Not shown to fit the terminal: ${escapeForTerminal(dropped.join(', '))}. Use --wide for every column, or --fields.`,
   )

@@ -10,6 +10,7 @@ import { startTable, tableCell } from './table.js'
 import { escapeForTerminal } from './terminal-text.js'
 import { getPath } from './values.js'
 import type { OutputRecord } from './values.js'
+import { wrapText } from './wrap.js'
 
 export type RecordViewOptions = {
   color: boolean
@@ -70,11 +71,12 @@ export async function renderRecord(
       return
     }
     const start = stringWidth(indent) + pad + 1
-    const text = wrap(tableCell(value, column), opts.width - start).join(`\n${' '.repeat(start)}`)
+    const text = tableCell(value, column)
     // An empty value leaves no trailing spaces.
-    lines.push(
-      text === '' ? bold(label) : `${bold(label)}${' '.repeat(start - stringWidth(label))}${text}`,
-    )
+    if (text === '') return void lines.push(bold(label))
+    const lead = `${label}${' '.repeat(start - stringWidth(label))}`
+    const fitted = wrapText(text, opts.width, { label: lead, measure: stringWidth })
+    lines.push(`${bold(label)}${fitted.slice(label.length)}`)
   }
   for (const key of fields) {
     const value = opts.fields ? getPath(record, key) : record[key]
@@ -109,21 +111,4 @@ export async function renderRecord(
 function heading(key: string): string {
   const words = key.replace(/_/g, ' ')
   return words.charAt(0).toUpperCase() + words.slice(1)
-}
-
-// Splits at spaces to fit `width` cells; a word longer than a line is kept whole (ids, e-mails).
-function wrap(text: string, width: number): string[] {
-  if (width <= 0 || stringWidth(text) <= width) return [text]
-  const lines: string[] = []
-  let current = ''
-  for (const word of text.split(' ')) {
-    const next = current === '' ? word : `${current} ${word}`
-    if (stringWidth(next) <= width || current === '') current = next
-    else {
-      lines.push(current)
-      current = word
-    }
-  }
-  lines.push(current)
-  return lines
 }

@@ -5,6 +5,7 @@ import { fstatSync } from 'node:fs'
 import { isatty } from 'node:tty'
 import type { Pager } from './pager.js'
 import { ExitCode, SIGNAL_EXIT_CODES, stdoutFailure } from '../errors.js'
+import { wrapText } from './wrap.js'
 
 // Why a long run must wind down: a signal, or a stdout that was closed (`| head -1`, EPIPE) or
 // cannot be written (`> /dev/full`).
@@ -68,6 +69,8 @@ function watchStdout(): void {
 
 export function processIO(): IO {
   watchStdout()
+  const stderrWidth =
+    process.stderr.isTTY === true ? terminalWidth(process.stderr, process.env) : undefined
   return {
     out: process.stdout,
     err: process.stderr,
@@ -82,8 +85,7 @@ export function processIO(): IO {
     env: process.env,
     stdoutWidth:
       process.stdout.isTTY === true ? terminalWidth(process.stdout, process.env) : undefined,
-    stderrWidth:
-      process.stderr.isTTY === true ? terminalWidth(process.stderr, process.env) : undefined,
+    stderrWidth,
     stdoutRows: process.stdout.isTTY === true ? process.stdout.rows : undefined,
     stdoutIsPipe: isPipe(1),
     async startPager(command) {
@@ -95,9 +97,8 @@ export function processIO(): IO {
       const listeners = SIGNALS.map((signal) => {
         const listener = () => {
           if (signalled) {
-            process.stderr.write(
-              '\nInterrupted again: stopping now; requests in flight may have gone through\n',
-            )
+            const line = 'Interrupted again: stopping now; requests in flight may have gone through'
+            process.stderr.write(`\n${wrapText(line, stderrWidth)}\n`)
             process.exit(SIGNAL_EXIT_CODES[signal])
           }
           signalled = true

@@ -16,6 +16,9 @@ export type TmuxSession = {
   key(name: string): Promise<void>
   // The visible screen, one string per row, trailing blanks trimmed.
   screen(): Promise<string[]>
+  // Everything the window has shown, scrolled-off lines included (up to `history` lines), each
+  // line as written: a line the terminal wrapped comes back whole, so its width can be measured.
+  transcript(): Promise<string[]>
   // Waits until a row of the screen matches; fails after `timeoutMs`.
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string[]>
   // The command's exit code, once it has ended.
@@ -31,25 +34,47 @@ function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`
 }
 
-export async function startTmux(
-  args: string[],
+export type TmuxOptions = {
+  env: NodeJS.ProcessEnv
+  columns: number
+  rows?: number
   // `afterExit`: a shell command run in the window after the exit code is printed (what the
   // terminal looks like once the command has gone).
-  options: { env: NodeJS.ProcessEnv; columns: number; rows?: number; afterExit?: string },
+  afterExit?: string
+  // Lines kept above the screen for transcript() (tmux's default: 2,000).
+  history?: number
+}
+
+export function startTmux(args: string[], options: TmuxOptions): Promise<TmuxSession> {
+  return startTmuxShell([...CLI, ...args].map(shellQuote).join(' '), options)
+}
+
+// The same for a shell command line (a script of several commands, say).
+export async function startTmuxShell(
+  commandLine: string,
+  options: TmuxOptions,
 ): Promise<TmuxSession> {
   const socket = `chamberctl-test-${process.pid}-${++sessions}`
   // The server starts with no environment of ours (CI=true in CI would turn prompting off):
   // the window gets exactly `options.env`, TERM and a PATH for its shell.
   const tmux = (...argv: string[]) =>
-    run(TMUX, ['-L', socket, '-f', '/dev/null', ...argv], { env: { PATH: process.env.PATH } })
+    run(TMUX, ['-L', socket, '-f', '/dev/null', ...argv], {
+      env: { PATH: process.env.PATH },
+      maxBuffer: 64 << 20,
+    })
   // The exit code is printed after the command, and the window is kept for the last screen.
   const after = options.afterExit ? `${options.afterExit}; ` : ''
-  const command = `${[...CLI, ...args].map(shellQuote).join(' ')}; echo "exit:$?"; ${after}sleep 600`
+  const command = `${commandLine}; echo "exit:$?"; ${after}sleep 600`
   const env = Object.entries({ TERM: 'xterm-256color', ...options.env }).flatMap(([key, value]) => [
     '-e',
     `${key}=${value ?? ''}`,
   ])
+  // A pane's history limit is fixed when it is made: set before the session.
+  const history = options.history
+    ? ['start-server', ';', 'set-option', '-g', 'history-limit', String(options.history), ';']
+    : []
   await tmux(
+    ...history,
     'new-session',
     '-d',
     '-x',
@@ -78,6 +103,10 @@ export async function startTmux(
     type: async (keys) => void (await tmux('send-keys', '-l', keys)),
     key: async (name) => void (await tmux('send-keys', name)),
     screen,
+    transcript: async () =>
+      (await tmux('capture-pane', '-p', '-J', '-S', '-', '-E', '-')).stdout
+        .split('\n')
+        .map((line) => line.trimEnd()),
     waitFor,
     exitCode: async (timeoutMs) => {
       const rows = await waitFor(/^exit:\d+$/, timeoutMs)

@@ -30,7 +30,7 @@ import type { BulkProgress, BulkResultsOptions } from '../../io/bulk-output.js'
 import type { Batches, OutputRecord } from '../../io/output.js'
 import { batchesOf } from '../../io/output.js'
 import type { StopReason } from '../../io/streams.js'
-import { writeNote } from '../../io/wrap.js'
+import { say, sayNow } from '../../io/wrap.js'
 import { count, plural } from '../../util.js'
 import type { Context } from '../context.js'
 import { Pace } from './pace.js'
@@ -202,7 +202,7 @@ export class BulkRun {
       made: (item) => MADE.has(run.earlier.get(item)?.status ?? ''),
     })
     for (const line of [plan.line, notice]) {
-      if (line && !globals.quiet) io.err.write(`${line}\n`)
+      if (line && !globals.quiet) await say(io, line)
     }
     run.stopListening = io.onStop((reason, error) => run.stop(reason, error))
     run.progress = await startBulkProgress(io, globals, opts.total, opts.progress)
@@ -334,12 +334,13 @@ export class BulkRun {
     this.pace.stop()
     const { io, globals } = this.ctx
     // A write error is said even with -q: it is an error.
-    if (reason === 'journal') io.err.write(`\nerror: ${error?.message}\n`)
+    // A signal handler: said at once (a line break first, after the progress bar).
+    if (reason === 'journal') sayNow(io, `\nerror: ${error?.message}`)
     else if (reason === 'output failed') {
-      io.err.write(`\n${stdoutFailure(error)}\n`)
+      sayNow(io, `\n${stdoutFailure(error)}`)
     } else if (!globals.quiet) {
       const what = reason === 'output closed' ? 'Output closed' : 'Interrupted'
-      io.err.write(`\n${what}: finishing the requests in flight…\n`)
+      sayNow(io, `\n${what}: finishing the requests in flight…`)
     }
   }
 
@@ -356,12 +357,13 @@ export class BulkRun {
       this.journal.close(this.reason && unsettled > 0 ? 'stopped' : 'finished')
     } catch (error) {
       if (!this.reason) this.reason = 'journal'
-      io.err.write(`error: ${(error as Error).message}\n`)
+      await say(io, `error: ${(error as Error).message}`)
     }
     if (this.lost > 0 && !globals.quiet) {
-      io.err.write(
+      await say(
+        io,
         `${count(this.lost)} ${plural(this.lost, opts.noun)} an earlier run created ` +
-          `${this.lost === 1 ? 'was' : 'were'} not on the server (was it replaced?): sent again\n`,
+          `${this.lost === 1 ? 'was' : 'were'} not on the server (was it replaced?): sent again`,
       )
     }
     // -q keeps the summary of a run that did not fully succeed.
@@ -372,9 +374,9 @@ export class BulkRun {
         : counts.unknown
           ? 'check before retrying'
           : undefined
-      io.err.write(`${bulkSummary(counts, { note, elapsedMs: Date.now() - this.started })}\n`)
+      await say(io, bulkSummary(counts, { note, elapsedMs: Date.now() - this.started }))
     }
-    if (this.left > 0) writeNote(io, continueLine(this.left, opts.noun).trimEnd())
+    if (this.left > 0) await say(io, continueLine(this.left, opts.noun).trimEnd())
     // The results and the summary already say what happened.
     if (this.reason) return new SilentError(STOP_EXIT[this.reason], 'interrupted')
     // Records that may exist must be looked up before anything is re-sent: that outranks failures.

@@ -1,11 +1,12 @@
 // The plain-HTTP rule: credentials never cross the network in clear unless asked to.
 import { plainHttpHost } from '../../api/plain-http.js'
 import { UsageError } from '../../errors.js'
+import { say } from '../../io/wrap.js'
 import type { Context } from '../context.js'
 
 // Before anything is sent: a secret or token for a plain-HTTP host other than this machine
 // would cross the network in clear.
-export function refuseInsecure(ctx: Context, baseUrl: string): void {
+export async function refuseInsecure(ctx: Context, baseUrl: string): Promise<void> {
   const host = plainHttpHost(baseUrl)
   if (!host) return
   if (!ctx.globals.insecureHttp) {
@@ -15,6 +16,6 @@ export function refuseInsecure(ctx: Context, baseUrl: string): void {
     )
   }
   if (!ctx.globals.quiet) {
-    ctx.io.err.write(`warning: credentials go over plain HTTP to ${host} (--insecure-http)\n`)
+    await say(ctx.io, `warning: credentials go over plain HTTP to ${host} (--insecure-http)`)
   }
 }

@@ -15,6 +15,7 @@ import { proxiesFor } from '../../api/proxy.js'
 import { checkReachable } from '../../api/reachable.js'
 import { describeExpiry } from './expiry.js'
 import { describeMode } from './file-mode.js'
+import { say } from '../../io/wrap.js'
 
 export type Options = {
   clientId?: string
@@ -109,18 +110,12 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
     { access_token: token.access_token, expires_at: expiresAt },
   )
   const inFile = `${store.path}${describeMode(store.fileMode())}`
-  // A secret left in the file for want of a keyring is said in one line that names the choice
-  // that silences it (-q silences it too); why there is no keyring is the system's business,
-  // shown only under --debug.
-  if (kept.where === 'file' && kept.fallback !== undefined && !globals.quiet) {
-    if (globals.debug) io.err.write(`debug: OS keyring: ${escapeForTerminal(kept.fallback)}\n`)
-    io.err.write(
-      `warning: no OS keyring; the client secret is kept in the config file${describeMode(store.fileMode())}; ` +
-        '--insecure-storage chooses that without this warning\n',
-    )
+  if (globals.debug && kept.where === 'file' && kept.fallback !== undefined) {
+    io.err.write(`debug: OS keyring: ${escapeForTerminal(kept.fallback)}\n`)
   }
   if (globals.quiet) return
-  io.err.write(
+  await say(
+    io,
     [
       `Logged in to ${baseUrl} as client ${clientId} (profile ${name})`,
       `  API version:   ${client.version}`,
@@ -130,9 +125,17 @@ export async function login(opts: Options, ctx: Context): Promise<void> {
         : kept.where === 'file'
           ? `  secret:        stored in ${inFile}`
           : '  secret:        not stored; run login again when the token expires',
-      '',
     ].join('\n'),
   )
+  // A secret left in the file for want of a keyring: the line above says where, this one why
+  // and the choice that silences it (-q silences it too); why there is no keyring is the
+  // system's business, shown only under --debug.
+  if (kept.where === 'file' && kept.fallback !== undefined) {
+    await say(
+      io,
+      'warning: no OS keyring; --insecure-storage chooses the file without this warning',
+    )
+  }
 }
 
 type Kept =

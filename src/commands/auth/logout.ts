@@ -1,5 +1,6 @@
 import type { Context } from '../../cmdutil/context.js'
 import { CliError } from '../../errors.js'
+import { say } from '../../io/wrap.js'
 
 export async function logout(ctx: Context): Promise<void> {
   const store = await ctx.profiles()
@@ -25,9 +26,10 @@ export async function logout(ctx: Context): Promise<void> {
     )
   }
   if (ctx.globals.quiet) return
-  ctx.io.err.write(
+  await say(
+    ctx.io,
     forgot
-      ? `Logged out of profile ${name}: token and secret removed${account === undefined ? '' : ' (the secret from the OS keyring)'}\n`
-      : `Profile ${name} holds no token or secret\n`,
+      ? `Logged out of profile ${name}: token and secret removed${account === undefined ? '' : ' (the secret from the OS keyring)'}`
+      : `Profile ${name} holds no token or secret`,
   )
 }

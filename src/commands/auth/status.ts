@@ -13,6 +13,7 @@ import { put, writeList } from '../../io/output.js'
 import { escapeForTerminal } from '../../io/terminal-text.js'
 import { describeExpiry, instant } from './expiry.js'
 import { describeMode } from './file-mode.js'
+import { fitText, say } from '../../io/wrap.js'
 
 // One per profile, in every machine format (contract §3).
 export type ProfileStatus = {
@@ -58,7 +59,8 @@ export async function status(ctx: Context): Promise<void> {
   if (globals.format === 'table' && globals.fields === undefined) {
     const places = { ...SECRET_PLACES }
     places.config_file += describeMode(store.fileMode())
-    await put(io.out, renderBlocks(records, source, globals.baseUrl, now, places))
+    const blocks = renderBlocks(records, source, globals.baseUrl, now, places)
+    await put(io.out, await fitText(blocks, io.stdoutWidth))
   } else {
     await writeList(io, records, outputOptions(globals, profiles))
   }
@@ -74,7 +76,7 @@ export async function status(ctx: Context): Promise<void> {
     const where = globals.sandbox
       ? ` (API ${globals.sandbox})`
       : ` at ${displayUrl(checked.baseUrl)}`
-    io.err.write(`Checked ${subject}${where}: can authenticate\n`)
+    await say(io, `Checked ${subject}${where}: can authenticate`)
   }
 }
 
@@ -129,7 +131,7 @@ function statusOf(
 }
 
 // gh's view: a block of `label: value` lines per profile, every value whole whatever the width
-// (a long URL wraps rather than being cut). Credentials from the environment or the sandbox get
+// (a long URL goes to a line of its own, under the values, rather than being cut). Credentials from the environment or the sandbox get
 // a block of their own, marked active, since no profile's are in use then.
 function renderBlocks(
   records: ProfileStatus[],

@@ -2,6 +2,7 @@ import type { Context } from '../../cmdutil/context.js'
 import { DEFAULT_PROFILE } from '../../config/profiles.js'
 import type { ProfileStore } from '../../config/profiles.js'
 import { UsageError } from '../../errors.js'
+import { say } from '../../io/wrap.js'
 
 export type Options = { profile?: string }
 
@@ -13,11 +14,12 @@ export async function switchProfile(opts: Options, ctx: Context): Promise<void> 
   const profile = opts.profile ?? (await chooseProfile(store, ctx))
   await store.switchTo(profile)
   if (ctx.globals.quiet) return
-  ctx.io.err.write(`Switched to profile ${profile}\n`)
+  await say(ctx.io, `Switched to profile ${profile}`)
   const override = ctx.io.env.CHAMBERCTL_PROFILE
   if (override && override !== profile) {
-    ctx.io.err.write(
-      `note: CHAMBERCTL_PROFILE=${override} is set, and overrides it where it is set\n`,
+    await say(
+      ctx.io,
+      `note: CHAMBERCTL_PROFILE=${override} is set, and overrides it where it is set`,
     )
   }
 }

@@ -16,6 +16,7 @@ import { escapeForTerminal } from '../../io/terminal-text.js'
 import { printDryRun, printCreated } from '../../cmdutil/write-output.js'
 import { asking, checkGiven, validated } from '../../cmdutil/validate.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
+import { say } from '../../io/wrap.js'
 
 export type Options = {
   name?: string
@@ -209,14 +210,14 @@ async function confirm(body: ChamberCreate, hq: string | undefined, ctx: Context
       .map(([key, value]) => `${key}=${String(value)}`)
       .join(', '),
   )
-  ctx.io.err.write(
+  await say(
+    ctx.io,
     [
       'About to create:',
       `  name:    ${escapeForTerminal(body.name)}`,
       `  type:    ${body.type}`,
       ...(hq ? [`  hq:      ${hq}`] : []),
       `  address: ${address || '(empty)'}`,
-      '',
     ].join('\n'),
   )
   await confirmOrCancel(ctx.io, 'Create this chamber?')

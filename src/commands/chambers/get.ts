@@ -7,6 +7,7 @@ import { UsageError } from '../../errors.js'
 import { paged, printRecord } from '../../cmdutil/print.js'
 import type { OutputRecord } from '../../io/output.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
+import { say } from '../../io/wrap.js'
 
 export type Flags = { include?: string }
 // include: the names of the related lists to embed.
@@ -33,8 +34,9 @@ export async function get({ id, include }: Options, ctx: Context): Promise<void>
     const shown = Array.isArray(chamber[name]) ? chamber[name].length : 0
     const total = sizeOf(chamber, name)
     if (total <= shown) continue
-    ctx.io.err.write(
-      `${name}: the first ${shown} of ${total} shown; all of them: chamberctl ${name} list ${id} --all\n`,
+    await say(
+      ctx.io,
+      `${name}: the first ${shown} of ${total} shown; all of them: chamberctl ${name} list ${id} --all`,
     )
   }
 }

@@ -5,6 +5,7 @@ import type { AnswerRecord } from '../../api/answers.js'
 import type { Context } from '../../cmdutil/context.js'
 import { escapeForTerminal } from '../../io/terminal-text.js'
 import { count as formatCount, plural } from '../../util.js'
+import { say } from '../../io/wrap.js'
 
 // Left-out records named in the warning; the rest are counted.
 const NAMED = 5
@@ -36,7 +37,11 @@ export class Report {
     this.unreadChambers.push(chamberKey)
   }
 
-  print(ctx: Pick<Context, 'io' | 'globals'>, chambers: number, withMembers: boolean): void {
+  async print(
+    ctx: Pick<Context, 'io' | 'globals'>,
+    chambers: number,
+    withMembers: boolean,
+  ): Promise<void> {
     const { io, globals } = ctx
     const lines: string[] = []
     if (!globals.quiet) {
@@ -73,7 +78,7 @@ export class Report {
       )
     }
     // The names and ids are the server's.
-    if (lines.length > 0) io.err.write(`${escapeForTerminal(lines.join('\n'), '\n')}\n`)
+    if (lines.length > 0) await say(io, escapeForTerminal(lines.join('\n'), '\n'))
   }
 }
 

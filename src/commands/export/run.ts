@@ -80,7 +80,7 @@ export async function exportFixture(opts: Options, ctx: Context): Promise<void> 
   } finally {
     progress?.stop()
   }
-  report.print(ctx, chambers.length, opts.members === true)
+  await report.print(ctx, chambers.length, opts.members === true)
 }
 
 // Only the fixture formats: YAML (whatever the default format) or JSON.

@@ -18,6 +18,7 @@ import { printCreated, printDryRun } from '../../cmdutil/write-output.js'
 import { asking, checkGiven, validated } from '../../cmdutil/validate.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
 import { addMany } from './bulk.js'
+import { say } from '../../io/wrap.js'
 
 export type Options = {
   chamberId: string
@@ -183,7 +184,8 @@ async function membershipTypes(client: Client, chamberId: string): Promise<strin
 }
 
 async function confirm(body: MemberCreate, chamberId: string, ctx: Context): Promise<void> {
-  ctx.io.err.write(
+  await say(
+    ctx.io,
     [
       // The values may come from a file or the server's types: shown escaped, one line each.
       `About to add to chamber ${escapeForTerminal(chamberId)}:`,
@@ -191,7 +193,6 @@ async function confirm(body: MemberCreate, chamberId: string, ctx: Context): Pro
       `  email:           ${escapeForTerminal(body.email)}`,
       ...(body.phone ? [`  phone:           ${escapeForTerminal(body.phone)}`] : []),
       `  membership_type: ${escapeForTerminal(body.membership_type)}`,
-      '',
     ].join('\n'),
   )
   await confirmOrCancel(ctx.io, 'Add this member?')

@@ -19,6 +19,7 @@ import { bulkSummary, reasonText, writeBulkResults } from '../../io/bulk-output.
 import type { BulkResultsOptions } from '../../io/bulk-output.js'
 import { batchesOf } from '../../io/output.js'
 import type { OutputRecord } from '../../io/output.js'
+import { say } from '../../io/wrap.js'
 
 export type BulkOptions = {
   chamberId: string
@@ -98,7 +99,7 @@ async function dryRun(ctx: Context, opts: BulkOptions, jobs: Job[], members: Mem
     rows.push(resultRow(job, outcome))
   }
   await writeBulkResults(ctx.io, rows, resultsOptions(ctx, opts))
-  if (!ctx.globals.quiet) ctx.io.err.write(`${bulkSummary(counts)}\n`)
+  if (!ctx.globals.quiet) await say(ctx.io, bulkSummary(counts))
   if (counts.failed) throw new SilentError(ExitCode.failure, 'partial')
 }
 

@@ -9,6 +9,7 @@ import { DEMO_LARGE_CHAMBER_ID } from '../../sandbox/demo-data.js'
 import { startSandbox } from '../../sandbox/server.js'
 import type { Sandbox } from '../../sandbox/server.js'
 import { DataFileError } from '../../sandbox/store.js'
+import { say } from '../../io/wrap.js'
 
 export type Options = {
   host: string
@@ -33,8 +34,9 @@ export async function serve(
 ): Promise<void> {
   const quiet = globals.quiet
   if (!isLoopback(opts.host)) {
-    io.err.write(
-      `warning: listening on ${opts.host}, not loopback: the sandbox and its fixed credentials are reachable from the network\n`,
+    await say(
+      io,
+      `warning: listening on ${opts.host}, not loopback: the sandbox and its fixed credentials are reachable from the network`,
     )
   }
   const started = performance.now()

@@ -23,6 +23,7 @@ import { requireV2 } from '../../cmdutil/api-version.js'
 import { readFixture } from './fixture.js'
 import { checkReport, saveReport } from './report.js'
 import type { Fixture, FixtureChamber } from './fixture.js'
+import { say } from '../../io/wrap.js'
 
 export type Options = {
   file: string
@@ -58,8 +59,9 @@ export async function seed(opts: Options, ctx: Context): Promise<void> {
   if (opts.offline) {
     const members = fixture.chambers.reduce((n, chamber) => n + chamber.members.length, 0)
     if (!ctx.globals.quiet) {
-      ctx.io.err.write(
-        `${opts.file === '-' ? 'stdin' : opts.file} is valid: ${count(fixture.chambers.length)} chambers, ${count(members)} members; nothing was sent\n`,
+      await say(
+        ctx.io,
+        `${opts.file === '-' ? 'stdin' : opts.file} is valid: ${count(fixture.chambers.length)} chambers, ${count(members)} members; nothing was sent`,
       )
     }
     return
@@ -365,8 +367,9 @@ async function printPlan(fixture: Fixture, existing: Existing | undefined, ctx: 
   })
   if (!ctx.globals.quiet) {
     const creates = steps.filter((s) => s.action === 'create').length
-    ctx.io.err.write(
-      `Dry run: ${count(creates)} to create, ${count(steps.length - creates)} to skip; nothing was sent\n`,
+    await say(
+      ctx.io,
+      `Dry run: ${count(creates)} to create, ${count(steps.length - creates)} to skip; nothing was sent`,
     )
   }
 }
