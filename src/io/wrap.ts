@@ -14,7 +14,11 @@
 // handler load it only when a terminal is to show text that is not plain ASCII, and until then a
 // character beyond ASCII counts as two cells, the most it can take, so that a line is never wider
 // than counted (sayNow(), in a signal handler, cannot wait for it).
-import type { IO } from './streams.js'
+import type { Writable } from 'node:stream'
+
+// Where a message is said: stderr and its width (streams.ts's IO has both; streams.ts wraps its
+// own last line with wrapText, so this names no type of it).
+type SayIO = { err: Writable; stderrWidth?: number }
 
 export type WrapOptions = {
   // Terminal cells of a text; cells() when not given.
@@ -104,12 +108,12 @@ export async function fitText(text: string, width: number | undefined): Promise<
 }
 
 // A message for a person on stderr, fitted to the terminal when stderr is one.
-export async function say(io: Pick<IO, 'err' | 'stderrWidth'>, text: string): Promise<void> {
+export async function say(io: SayIO, text: string): Promise<void> {
   io.err.write(`${await fitText(text, io.stderrWidth)}\n`)
 }
 
 // The same where nothing can be awaited (a signal handler, a callback): exact for ASCII, never
 // too wide otherwise.
-export function sayNow(io: Pick<IO, 'err' | 'stderrWidth'>, text: string): void {
+export function sayNow(io: SayIO, text: string): void {
   io.err.write(`${wrapText(text, io.stderrWidth)}\n`)
 }
