@@ -54,9 +54,9 @@ __chamberctl_options() {
     'chambers get') REPLY+=' --include' ;;
     'chambers create') REPLY+=' --name --type --hq-id --address --address-field --from-file --dry-run' ;;
     'members list') REPLY+=' --status --sort --page --per-page --all --limit' ;;
-    'members add') REPLY+=' --name --email --phone --membership-type --from-file --concurrency --dry-run --verbose --skip-existing --resume' ;;
+    'members add') REPLY+=' --name --email --phone --membership-type --from-file --dry-run --concurrency --verbose --skip-existing --resume' ;;
     'events list') REPLY+=' --status --from --to --page --per-page --all --limit' ;;
-    'seed') REPLY+=' --concurrency --skip-existing --dry-run --offline --report --verbose --resume' ;;
+    'seed') REPLY+=' --dry-run --offline --report --concurrency --verbose --skip-existing --resume' ;;
     'export') REPLY+=' --type --status --members' ;;
     'api') REPLY+=' -X --method -f --raw-field -F --field --input -H --header --paginate -i --include' ;;
     'sandbox') REPLY+=' --host --port --data --empty --demo-members --token-ttl --client-id --client-secret --latency --fail-rate --port-file --cors --strict --check' ;;
@@ -104,8 +104,8 @@ __chamberctl_option_value() {
     'events list|--per-page') REPLY=none ;;
     'events list|--limit') REPLY=none ;;
     'events list|--fields') REPLY='list id chamber_id title status starts_at ends_at location created_at' ;;
-    'seed|--concurrency') REPLY=none ;;
     'seed|--report') REPLY=files ;;
+    'seed|--concurrency') REPLY=none ;;
     'export|--type') REPLY='choices hq subsidiary' ;;
     'export|--status') REPLY='choices active inactive pending' ;;
     'api|-X' | 'api|--method') REPLY=none ;;

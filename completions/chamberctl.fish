@@ -121,9 +121,9 @@ function __chamberctl_takes_value
             return 0
         case 'events list|--limit'
             return 0
-        case 'seed|--concurrency'
-            return 0
         case 'seed|--report'
+            return 0
+        case 'seed|--concurrency'
             return 0
         case 'export|--type'
             return 0
@@ -338,9 +338,9 @@ complete -c chamberctl -n "__chamberctl_at 'members add'" -l email -x -d 'e-mail
 complete -c chamberctl -n "__chamberctl_at 'members add'" -l phone -x -d 'phone number'
 complete -c chamberctl -n "__chamberctl_at 'members add'" -l membership-type -x -d 'membership type, e.g. standard'
 complete -c chamberctl -n "__chamberctl_at 'members add'" -l from-file -r -F -d 'JSON object, JSON array, NDJSON or CSV (- for stdin); many rows = bulk'
-complete -c chamberctl -n "__chamberctl_at 'members add'" -l concurrency -x -d 'requests in flight at once in a bulk run'
 complete -c chamberctl -n "__chamberctl_at 'members add'" -l dry-run -d 'print what would be sent and send nothing'
-complete -c chamberctl -n "__chamberctl_at 'members add'" -l verbose -d 'bulk on a terminal: print every row, not only the failures'
+complete -c chamberctl -n "__chamberctl_at 'members add'" -l concurrency -x -d 'requests in flight at once in a bulk run'
+complete -c chamberctl -n "__chamberctl_at 'members add'" -l verbose -d 'bulk: on a terminal, print every row, not only the failures'
 complete -c chamberctl -n "__chamberctl_at 'members add'" -l skip-existing -d 'bulk: skip rows whose e-mail the chamber already has'
 complete -c chamberctl -n "__chamberctl_at 'members add'" -l resume -d 'bulk: continue a run that ended early, sending only rows not yet created'
 complete -c chamberctl -n "__chamberctl_at 'members add' 0" -a '(__chamberctl_chamber_ids)'
@@ -357,12 +357,12 @@ complete -c chamberctl -n "__chamberctl_at 'events list'" -l limit -x -d 'print 
 complete -c chamberctl -n "__chamberctl_at 'events list'" -l fields -x -a '(__chamberctl_list id chamber_id title status starts_at ends_at location created_at)' -d 'comma-separated columns or keys to print, e.g. id,address.city (see: chamberctl fields)'
 complete -c chamberctl -n "__chamberctl_at 'events list' 0" -a '(__chamberctl_chamber_ids)'
 
-complete -c chamberctl -n "__chamberctl_at 'seed'" -l concurrency -x -d 'requests in flight at once'
-complete -c chamberctl -n "__chamberctl_at 'seed'" -l skip-existing -d 'skip chambers and members that already exist (re-runs)'
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l dry-run -d 'print the plan and send nothing'
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l offline -d 'with --dry-run: only check the file, without a server'
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l report -r -F -d 'also write the JSON report to this file'
-complete -c chamberctl -n "__chamberctl_at 'seed'" -l verbose -d 'on a terminal, print every result, not only the failures'
+complete -c chamberctl -n "__chamberctl_at 'seed'" -l concurrency -x -d 'requests in flight at once'
+complete -c chamberctl -n "__chamberctl_at 'seed'" -l verbose -d 'on a terminal, print every record, not only the failures'
+complete -c chamberctl -n "__chamberctl_at 'seed'" -l skip-existing -d 'skip chambers and members that already exist (re-runs)'
 complete -c chamberctl -n "__chamberctl_at 'seed'" -l resume -d 'continue a run that ended early, sending only records not yet created'
 complete -c chamberctl -n "__chamberctl_at 'seed' 0" -F
 

@@ -8,7 +8,6 @@ import { isEmailAddress } from './email.js'
 
 export * from './constants.js'
 export * from './field-errors.js'
-export * from './params.js'
 
 function requiredString(what = 'a string') {
   return z

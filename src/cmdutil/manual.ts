@@ -2,8 +2,7 @@
 // the global options apply to it. Declared next to each command's registration
 // (src/commands/<noun>/index.ts); read by the help, `help reference` and the generated docs.
 import type { Command } from 'commander'
-import type { CommandUnknownOpts } from '@commander-js/extra-typings'
-import type { Resource } from '../api/resources/index.js'
+import type { Descriptor, Resource } from '../api/resources/index.js'
 
 // What the example shows, then the command line as a user types it: at most 76 characters a line
 // (with `\` and a new line between two), so that it fits 80 columns as help prints it.
@@ -38,7 +37,13 @@ type About = {
   // What shell completion offers where commander's choices say nothing: for an argument (by its
   // name) or an option's value (by its long flag, a global one included).
   completes?: Readonly<Record<string, Completes>>
+  // A write verb: the resource whose declared create it runs (src/cmdutil/create), and whether
+  // it prompts for what is missing. The suites of what every write verb does walk the tree for
+  // these (test/helpers/writes.ts).
+  writes?: Writes
 }
+
+export type Writes = { resource: Descriptor; prompts: boolean }
 
 export type Completes =
   // The words it may be, asked for only when the completion scripts are built.
@@ -46,9 +51,10 @@ export type Completes =
   // A comma-separated list of the fields of a resource: `--fields id,address.city`.
   | { fieldsOf: Resource }
 
-const ABOUT = new WeakMap<Command | CommandUnknownOpts, About>()
+const ABOUT = new WeakMap<object, About>()
 
-export function about<C extends Command | CommandUnknownOpts>(command: C, what: About): C {
+// A command of the tree, commander's or its typed face (@commander-js/extra-typings).
+export function about<C extends object>(command: C, what: About): C {
   ABOUT.set(command, what)
   return command
 }
@@ -63,6 +69,10 @@ export function topicsOf(command: Command): readonly string[] {
 
 export function completesOf(command: Command): Readonly<Record<string, Completes>> {
   return ABOUT.get(command)?.completes ?? {}
+}
+
+export function writesOf(command: Command): Writes | undefined {
+  return ABOUT.get(command)?.writes
 }
 
 export function longOf(command: Command): string | undefined {

@@ -9,15 +9,17 @@ import {
   RECORD_STATUSES,
   chamberCreateAnyAddressSchema,
   chamberCreateSchema,
-  dateBounds,
-  includeSchema,
-  isoDateSchema,
   memberCreateSchema,
-  pageParamsSchema,
-  sortParamSchema,
   toFieldErrors,
 } from '../api/schemas.js'
 import type { ApiVersion, FieldErrors, ListEnvelope } from '../api/schemas.js'
+import {
+  dateBounds,
+  includeSchema,
+  isoDateSchema,
+  pageParamsSchema,
+  sortParamSchema,
+} from '../api/params.js'
 import type { SortableResource } from '../api/resources/index.js'
 import type { TokenIssuer } from './auth.js'
 import { HttpError, notFound, readJsonBody, validationError } from './http.js'

@@ -4,19 +4,32 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { useCommands } from '../helpers/run-main.js'
 import { useSandbox } from '../helpers/sandbox.js'
+import { inputArgs, sampleInput, writeVerbs } from '../helpers/writes.js'
 
 const sandbox = useSandbox()
 const { run } = useCommands(sandbox)
 
 beforeEach(() => sandbox().reset())
 
-const MEMBER = ['--name', 'Ada', '--email', 'ada@example.com', '--membership-type', 'standard']
+type Case = [string, (id: string) => string[], string?]
 
-const COMMANDS: [string, (id: string) => string[]][] = [
+// The write verbs that create records in a chamber are the command tree's, each with a whole
+// record on stdin, sent and as a dry run.
+const WRITES = writeVerbs()
+  .filter((verb) => verb.underChamber)
+  .flatMap((verb): Case[] => [
+    [verb.name, (id) => inputArgs(verb, '-', id), sampleInput(verb)],
+    [
+      `${verb.name} --dry-run`,
+      (id) => [...inputArgs(verb, '-', id), '--dry-run'],
+      sampleInput(verb),
+    ],
+  ])
+
+const COMMANDS: Case[] = [
   ['chambers get', (id) => ['chambers', 'get', id]],
   ['members list', (id) => ['members', 'list', id]],
-  ['members add', (id) => ['members', 'add', id, ...MEMBER]],
-  ['members add --dry-run', (id) => ['members', 'add', id, ...MEMBER, '--dry-run']],
+  ...WRITES,
   ['events list', (id) => ['events', 'list', id]],
 ]
 
@@ -30,10 +43,14 @@ const BAD_IDS: [string, RegExp][] = [
 ]
 
 describe('ids as path segments', () => {
-  for (const [name, args] of COMMANDS) {
+  it('takes the write verbs from the command tree', () => {
+    expect(WRITES.map(([name]) => name)).toContain('members add')
+  })
+
+  for (const [name, args, stdin] of COMMANDS) {
     for (const [id, message] of BAD_IDS) {
       it(`${name} ${JSON.stringify(id)}: exit 2, nothing sent`, async () => {
-        const { code, stdout, stderr } = await run(args(id))
+        const { code, stdout, stderr } = await run(args(id), { stdin })
         expect(code, stderr).toBe(2)
         expect(stderr).toMatch(message)
         expect(stdout).toBe('')

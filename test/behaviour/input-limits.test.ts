@@ -8,6 +8,7 @@ import { MAX_INPUT_BYTES } from '../../src/io/input-text.js'
 import { MAX_DEPTH } from '../../src/io/nesting.js'
 import { useCommands } from '../helpers/run-main.js'
 import { useSandbox, useTempDirs } from '../helpers/sandbox.js'
+import { inputArgs, writeVerbs } from '../helpers/writes.js'
 
 const sandbox = useSandbox()
 const { run } = useCommands(sandbox)
@@ -126,14 +127,11 @@ describe('size', () => {
     return file
   }
 
-  it.each([
-    ['members add', (file: string) => ['members', 'add', 'ch_0001', '--from-file', file]],
-    ['seed', (file: string) => ['seed', file]],
-    ['chambers create', (file: string) => ['chambers', 'create', '--from-file', file]],
-  ])('%s: a file over 64 MiB', async (_, args) => {
+  // Every write verb of the command tree.
+  it.each(writeVerbs())('$name: a file over 64 MiB', async (verb) => {
     const file = huge('big.json')
     await expectRefused(
-      args(file),
+      inputArgs(verb, file),
       /big\.json is larger than 64 MiB, the most chamberctl reads from one input$/,
     )
   })

@@ -5,7 +5,12 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
+import type { Command } from 'commander'
 import { beforeEach, expect } from 'vitest'
+import { createContext } from '../../src/cli/main.js'
+import { createProgram } from '../../src/cli/program.js'
+import { writesOf } from '../../src/cmdutil/manual.js'
+import { createTestIO } from './test-io.js'
 import { credentialsEnv, useTempDirs } from './sandbox.js'
 import { useDemoSandbox, startSession } from './run-main.js'
 import type { RunOptions, RunResult, SessionOptions, Session } from './run-main.js'
@@ -134,4 +139,65 @@ export function toNdjson(rows: readonly object[]): string {
 // starting the line over.
 export function screenLines(text: string): string[] {
   return lines(stripVTControlCharacters(text)).map((line) => line.slice(line.lastIndexOf('\r') + 1))
+}
+
+// A write verb of the command tree, as the suites of what every write verb does walk them: tagged
+// with `about(command, { writes })` where it is registered.
+export type WriteVerb = {
+  // As typed: `members add`.
+  name: string
+  path: string[]
+  // The resource whose declared create it runs.
+  resource: string
+  prompts: boolean
+  // Whether its first argument is the chamber the records go into.
+  underChamber: boolean
+  // Whether a file is given with --from-file (else it is the verb's argument).
+  fromFile: boolean
+}
+
+export function writeVerbs(program: Command = createProgram(createContext(createTestIO().io))) {
+  const found: WriteVerb[] = []
+  const visit = (command: Command, path: string[]) => {
+    for (const sub of command.commands) {
+      const at = [...path, sub.name()]
+      const writes = writesOf(sub)
+      if (writes) {
+        found.push({
+          name: at.join(' '),
+          path: at,
+          resource: writes.resource.name,
+          prompts: writes.prompts,
+          underChamber: sub.registeredArguments[0]?.name() === 'chamber-id',
+          fromFile: sub.options.some((option) => option.long === '--from-file'),
+        })
+      }
+      visit(sub, at)
+    }
+  }
+  visit(program, [])
+  return found
+}
+
+// The verb's command line reading its input from `file` (- for stdin), into chamber `parent`.
+export function inputArgs(verb: WriteVerb, file: string, parent = 'ch_0001'): string[] {
+  return [
+    ...verb.path,
+    ...(verb.underChamber ? [parent] : []),
+    ...(verb.fromFile ? ['--from-file', file] : [file]),
+  ]
+}
+
+// One valid record of each resource a write verb creates.
+const SAMPLES: Record<string, Record<string, unknown>> = {
+  chambers: { name: 'Sample Chamber', type: 'hq', address: { city: 'Kiel' } },
+  members: { name: 'Sample Member', email: 'sample@example.com', membership_type: 'standard' },
+}
+
+// A verb's input of one record: the record itself, or a fixture of it for a verb that takes its
+// file as its argument (seed).
+export function sampleInput(verb: WriteVerb): string {
+  const record = SAMPLES[verb.resource]
+  if (!record) throw new Error(`no sample ${verb.resource} record in test/helpers/writes.ts`)
+  return JSON.stringify(verb.fromFile ? record : { chambers: [{ key: 'sample', ...record }] })
 }

@@ -1,4 +1,7 @@
-import type { Descriptor } from './descriptor.js'
+import { chamberCreateSchema } from '../schemas.js'
+import type { ChamberCreate } from '../schemas.js'
+import { creates } from './descriptor.js'
+import type { Creates, Descriptor } from './descriptor.js'
 import { id, main, nested, state, text, time, whole } from './kinds.js'
 
 export const chambers = {
@@ -23,4 +26,13 @@ export const chambers = {
   columns: ['id', 'name', 'type', 'hq_id', 'status', 'address.city', 'created_at'],
   // The ones the spec names come first; the rest are sandbox extensions (its manual).
   sort: ['name', 'created_at', 'id', 'type', 'status'],
-} as const satisfies Descriptor
+  // `chambers create` and `seed`: a chamber is known by its name, trimmed, in any letter case.
+  create: creates<ChamberCreate>({
+    noun: 'chamber',
+    schema: chamberCreateSchema,
+    path: () => '/chambers',
+    send: (client, _parent, body, options) => client.chambers.create(body, options),
+    list: (client) => (page) => client.chambers.list(page),
+    key: { field: 'name', fold: (name) => name.trim().toLowerCase() },
+  }),
+} as const satisfies Descriptor<Creates<ChamberCreate>>

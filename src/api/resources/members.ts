@@ -1,5 +1,11 @@
-import type { Descriptor } from './descriptor.js'
+import { emailKey } from '../email.js'
+import { pathSegment } from '../paths.js'
+import { memberCreateSchema } from '../schemas.js'
+import type { MemberCreate } from '../schemas.js'
+import { creates } from './descriptor.js'
+import type { Creates, Descriptor } from './descriptor.js'
 import { id, main, state, time, whole } from './kinds.js'
+import { memberFailures, memberResults } from './results.js'
 
 export const members = {
   name: 'members',
@@ -18,4 +24,18 @@ export const members = {
   // The status before the phone, so that 80 columns show it.
   importance: ['id', 'name', 'email', 'status', 'phone', 'membership_type', 'joined_at'],
   sort: ['name', 'joined_at', 'id', 'email', 'membership_type', 'status'],
-} as const satisfies Descriptor
+  // `members add`, one or many: a member is known by its e-mail in its chamber.
+  create: creates<MemberCreate>({
+    noun: 'member',
+    schema: memberCreateSchema,
+    under: 'chamber',
+    path: (chamberId = '') => `/chambers/${pathSegment(chamberId, 'chamber id')}/members`,
+    send: (client, chamberId = '', body, options) => client.members.add(chamberId, body, options),
+    list:
+      (client, chamberId = '') =>
+      (page) =>
+        client.members.list(chamberId, page),
+    key: { field: 'email', fold: emailKey },
+    bulk: { results: memberResults, failures: memberFailures },
+  }),
+} as const satisfies Descriptor<Creates<MemberCreate>>

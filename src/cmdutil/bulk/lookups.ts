@@ -1,15 +1,17 @@
 // What a bulk run asks the server before it sends: that the chamber it writes into exists, and
-// which members a chamber already has, by e-mail (compared as emailKey compares them, as the
-// sandbox does: any case, Unicode NFC, an internationalised domain as its A-label): what
-// --skip-existing skips, how a record an earlier run created is confirmed, and how one of
-// unknown outcome is found before it is sent again. One list of a chamber's members serves every
-// row of it, however many.
-import { isAnswerId } from '../../api/answers.js'
-import { emailKey } from '../../api/email.js'
-import type { AnswerId } from '../../api/answers.js'
-import type { Client } from '../../api/client.js'
+// which records are already there, by the natural key the resource declares (a member by e-mail
+// in its chamber, compared as emailKey compares them, as the sandbox does; a chamber by name, and
+// for seed by type and HQ): what --skip-existing skips, how a record an earlier run created is
+// confirmed, and how one of unknown outcome is found before it is sent again. One list of a
+// parent's records serves every row of it, however many.
+import { idText, isAnswerId } from '../../api/answers.js'
+import type { AnswerId, AnswerRecord, Page } from '../../api/answers.js'
+import type { Client, PageParams, WriteOptions } from '../../api/client.js'
 import { ApiError } from '../../api/errors.js'
 import { paginate } from '../../api/paginate.js'
+import { chambers } from '../../api/resources/index.js'
+import type { Creates } from '../../api/resources/index.js'
+import type { ChamberCreate } from '../../api/schemas.js'
 
 // Before the first row: a chamber that is not there fails the run (exit 3) with nothing sent.
 // `what` names the reference in the input (`chambers[2].hq_id`), when it came from one.
@@ -26,37 +28,88 @@ export async function requireChamber(client: Client, chamberId: string, what?: s
   }
 }
 
-export class MemberIndex {
-  private readonly chambers = new Map<string, Promise<Map<string, AnswerId | null>>>()
+// The records of one kind the server holds, per parent, read once each.
+export class RecordIndex<B> {
+  private readonly parents = new Map<string, Promise<AnswerRecord[]>>()
 
-  constructor(private readonly client: Client) {}
+  constructor(
+    private readonly client: Client,
+    readonly declared: Creates<B>,
+  ) {}
 
-  // The member of the chamber with this e-mail: its id (null when the server gave none), or
-  // undefined when there is none.
-  async find(chamberId: string, email: unknown): Promise<AnswerId | null | undefined> {
-    let emails = this.chambers.get(chamberId)
-    if (!emails) {
-      emails = memberEmails(this.client, chamberId)
-      this.chambers.set(chamberId, emails)
+  send(parent: string | undefined, body: B, options: WriteOptions): Promise<AnswerRecord> {
+    return this.declared.send(this.client, parent, body, options)
+  }
+
+  // Every record under the parent (none: the resource's top level).
+  records(parent?: string): Promise<AnswerRecord[]> {
+    let found = this.parents.get(parent ?? '')
+    if (!found) {
+      found = collect(this.declared.list(this.client, parent))
+      this.parents.set(parent ?? '', found)
     }
-    return (await emails).get(typeof email === 'string' ? emailKey(email) : '')
+    return found
+  }
+
+  // The record under the parent whose natural key is this value (the last one listed, when the
+  // server holds several): its id (null when the server gave none), or undefined when there is
+  // none.
+  async find(parent: string | undefined, value: unknown): Promise<AnswerId | null | undefined> {
+    const wanted = this.keyOf(value)
+    if (wanted === undefined) return undefined
+    let id: AnswerId | null | undefined
+    for (const record of await this.records(parent)) {
+      if (this.keyOf(record[this.declared.key.field]) === wanted) {
+        id = isAnswerId(record.id) ? record.id : null
+      }
+    }
+    return id
+  }
+
+  // A key's value compared as the resource compares it; a value that is no text matches nothing.
+  keyOf(value: unknown): string | undefined {
+    return typeof value === 'string' && value !== '' ? this.declared.key.fold(value) : undefined
   }
 }
 
-async function memberEmails(
-  client: Client,
-  chamberId: string,
-): Promise<Map<string, AnswerId | null>> {
-  const found = new Map<string, AnswerId | null>()
-  for await (const member of paginate((p) => client.members.list(chamberId, p), { all: true })) {
-    if (typeof member.email === 'string' && member.email !== '') {
-      found.set(emailKey(member.email), isAnswerId(member.id) ? member.id : null)
-    }
-  }
-  return found
+async function collect(list: (page: PageParams) => Promise<Page>): Promise<AnswerRecord[]> {
+  const records: AnswerRecord[] = []
+  for await (const record of paginate(list, { all: true })) records.push(record)
+  return records
 }
 
-// Trimmed and in one letter case, as names are compared.
-export function folded(value: unknown): string {
-  return typeof value === 'string' ? value.trim().toLowerCase() : ''
+// The chambers already there, for seed: a chamber matches by name and type (when the server gives
+// one), a subsidiary also by its HQ.
+export class ChamberIndex {
+  private constructor(
+    private readonly index: RecordIndex<ChamberCreate>,
+    private readonly known: AnswerRecord[],
+  ) {}
+
+  static async load(client: Client): Promise<ChamberIndex> {
+    const index = new RecordIndex(client, chambers.create)
+    return new ChamberIndex(index, await index.records())
+  }
+
+  named(name: string): boolean {
+    const wanted = this.index.keyOf(name)
+    return this.known.some((c) => this.index.keyOf(c.name) === wanted)
+  }
+
+  // A match without a usable id is no use to its members: it is created anew. `recorded`: the id
+  // an earlier run created it with, which must still be there under the same name.
+  find(body: ChamberCreate, hqId: string | undefined, recorded?: string): AnswerId | undefined {
+    const name = this.index.keyOf(body.name)
+    const id = this.known.find(
+      (c) =>
+        isAnswerId(c.id) &&
+        this.index.keyOf(c.name) === name &&
+        (recorded === undefined
+          ? // A server that does not say a chamber's type leaves the name to decide.
+            (c.type === undefined || c.type === null || c.type === body.type) &&
+            (body.type !== 'subsidiary' || (isAnswerId(c.hq_id) && idText(c.hq_id) === hqId))
+          : idText(c.id) === recorded),
+    )?.id
+    return isAnswerId(id) ? id : undefined
+  }
 }

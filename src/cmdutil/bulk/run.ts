@@ -12,7 +12,7 @@
 // - the progress bar, the results, one summary line in the words of the rows, how to continue,
 //   and the exit code.
 import type { AnswerId, AnswerRecord } from '../../api/answers.js'
-import { idText } from '../../api/answers.js'
+import { idText, isAnswerId } from '../../api/answers.js'
 import type { WriteOptions } from '../../api/client.js'
 import { ApiError } from '../../api/errors.js'
 import { configDir } from '../../config/dir.js'
@@ -33,6 +33,7 @@ import type { StopReason } from '../../io/streams.js'
 import { say, sayNow } from '../../io/wrap.js'
 import { count, plural } from '../../util.js'
 import type { Context } from '../context.js'
+import type { RecordIndex } from './lookups.js'
 import { Pace } from './pace.js'
 
 // `unknown`: sent, and no answer came back: the record may exist. `not_sent`: the run ended
@@ -72,7 +73,8 @@ export type Task = {
 }
 
 export type BulkRunOptions = {
-  kind: 'members add' | 'seed'
+  // The command, as the journal is keyed: `members add`, `seed`.
+  kind: string
   // Where the records go, for the journal's key and for messages: `chamber ch_1 at <url>`.
   target: string
   // The input as it would be sent: the same content finds the same journal.
@@ -234,6 +236,24 @@ export class BulkRun {
       return this.settled({ status: 'failed', id: null, error: before.error ?? null, final: true })
     }
     return this.settled(await this.send(task))
+  }
+
+  // One record of a declared resource (src/api/resources): found by its natural key among its
+  // parent's records, sent by its client call.
+  createDeclared<B extends Record<string, unknown>>(
+    index: RecordIndex<B>,
+    item: string,
+    parent: string | undefined,
+    body: B,
+  ): Promise<Outcome> {
+    return this.create({
+      item,
+      find: () => index.find(parent, body[index.declared.key.field]),
+      send: async (how) => {
+        const record = await index.send(parent, body, how)
+        return { id: isAnswerId(record.id) ? record.id : null, record }
+      },
+    })
   }
 
   // An outcome the command decided without the server (a row invalid before sending, a record

@@ -1,31 +1,37 @@
+// `chambers create`, through the generic create path (src/cmdutil/create); what is its own is
+// here: its flags' fields (the address merged key by key), its prompts and its summary.
 import { paginate } from '../../api/paginate.js'
 import { CHAMBER_TYPES } from '../../api/constants.js'
-import { chamberCreateSchema } from '../../api/schemas.js'
 import { describeId, idAndName } from '../../api/answers.js'
 import type { ChamberCreate } from '../../api/schemas.js'
 import type { Client } from '../../api/client.js'
 import { ApiError } from '../../api/errors.js'
-import { chambers, checkFields } from '../../api/resources/index.js'
+import { chambers } from '../../api/resources/index.js'
+import type { Exactly } from '../../cmdutil/command.js'
 import type { Context } from '../../cmdutil/context.js'
+import { runCreate } from '../../cmdutil/create/verb.js'
+import type { Prompting, CreateVerb } from '../../cmdutil/create/types.js'
 import { UsageError } from '../../errors.js'
 import { isPlainObject } from '../../util.js'
-import { confirmOrCancel, promptSearch, promptSelect, promptText } from '../../io/prompt.js'
+import { promptSearch, promptSelect, promptText } from '../../io/prompt.js'
 import type { Choice } from '../../io/prompt.js'
-import { readJsonObject } from '../../io/records-input.js'
 import { escapeForTerminal } from '../../io/terminal-text.js'
-import { printDryRun, printCreated } from '../../cmdutil/write-output.js'
-import { asking, checkGiven, validated } from '../../cmdutil/validate.js'
-import { requireV2 } from '../../cmdutil/api-version.js'
-import { say } from '../../io/wrap.js'
 
-export type Options = {
+// The flags chambers/index.ts declares: one renamed, added or dropped there alone is a type error
+// where it calls toOptions.
+export type Flags = {
   name?: string
-  type?: string
+  type?: (typeof CHAMBER_TYPES)[number]
   hqId?: string
   address?: string
   addressField?: [string, string][]
   fromFile?: string
-  dryRun?: boolean
+  dryRun?: true
+}
+export type Options = Flags
+
+export function toOptions<F extends Flags>(flags: Exactly<F, Flags>): Options {
+  return flags
 }
 
 const ADDRESS_PROMPTS = [
@@ -36,46 +42,30 @@ const ADDRESS_PROMPTS = [
 ]
 
 export async function create(opts: Options, ctx: Context): Promise<void> {
-  const { globals } = ctx
-  checkFields(chambers, globals.fields)
-  const client = await ctx.api()
-  requireV2(ctx, client, 'chambers create')
-  const body = await gather(opts, ctx)
-
-  const prompting = checkGiven(
-    chamberCreateSchema,
-    body,
-    'chamber',
-    [
-      body.name === undefined && '--name',
-      body.type === undefined && '--type',
-      body.type === 'subsidiary' && body.hq_id === undefined && '--hq-id',
-      body.address === undefined && '--address or --address-field',
-    ],
-    asking(globals.canPrompt, opts.fromFile),
-  )
-  const asked = prompting ? await ask(body, client, ctx) : undefined
-
-  const valid = validated(chamberCreateSchema, body, 'chamber')
-  if (opts.dryRun) return printDryRun(ctx, 'POST', `${client.baseUrl}/chambers`, valid)
-  // Values that all came from flags or a file were meant: only answers typed here are confirmed.
-  if (asked && !globals.yes) {
-    await confirm(valid, asked.hq ?? (await describeHq(valid.hq_id, client)), ctx)
-  }
-  const chamber = await client.chambers.create(valid)
-  await printCreated(
-    ctx,
-    chamber,
-    chambers,
-    `Created chamber ${describeId(chamber.id)} (${valid.name})`,
-  )
+  await runCreate(CREATE, opts, ctx)
 }
 
-// --from-file first, flags over it; the address is merged key by key.
-async function gather(opts: Options, ctx: Context): Promise<Record<string, unknown>> {
-  const body: Record<string, unknown> = opts.fromFile
-    ? await readJsonObject(opts.fromFile, ctx.io.in)
-    : {}
+const CREATE: CreateVerb<ChamberCreate, Options, { hq?: string }> = {
+  command: 'chambers create',
+  resource: chambers,
+  body,
+  missing: (body) => [
+    body.name === undefined && '--name',
+    body.type === undefined && '--type',
+    body.type === 'subsidiary' && body.hq_id === undefined && '--hq-id',
+    body.address === undefined && '--address or --address-field',
+  ],
+  ask,
+  summary: async (body, asked, { client }) => ({
+    lines: summary(body, asked.hq ?? (await describeHq(body.hq_id, client))),
+    question: 'Create this chamber?',
+  }),
+  created: (chamber, valid) => `Created chamber ${describeId(chamber.id)} (${valid.name})`,
+}
+
+// The flags over the file's object; the address is merged key by key.
+function body(opts: Options, file: Record<string, unknown>): Record<string, unknown> {
+  const body = { ...file }
   if (opts.name !== undefined) body.name = opts.name
   if (opts.type !== undefined) body.type = opts.type
   if (opts.hqId !== undefined) body.hq_id = opts.hqId
@@ -103,8 +93,7 @@ type Hq = { id: string; name?: string }
 // shows it, by name and id.
 async function ask(
   body: Record<string, unknown>,
-  client: Client,
-  ctx: Context,
+  { client, ctx, optional }: Prompting,
 ): Promise<{ hq?: string }> {
   const { io } = ctx
   let hq: string | undefined
@@ -126,7 +115,7 @@ async function ask(
   if (body.address === undefined) {
     const address: Record<string, string> = {}
     // With --yes, only what is required is asked.
-    for (const field of ADDRESS_PROMPTS.filter((f) => f.required || !ctx.globals.yes)) {
+    for (const field of ADDRESS_PROMPTS.filter((f) => f.required || optional)) {
       const value = await promptText(io, { message: field.message, required: field.required })
       if (value !== '') address[field.key] = value
     }
@@ -203,22 +192,18 @@ export function matchHqs<H extends { id: string; name?: string }>(
     .map(({ hq }) => hq)
 }
 
-async function confirm(body: ChamberCreate, hq: string | undefined, ctx: Context): Promise<void> {
+function summary(body: ChamberCreate, hq: string | undefined): string[] {
   // The values may come from a file, the HQ's name from the server: shown escaped, one line each.
   const address = escapeForTerminal(
     Object.entries(body.address)
       .map(([key, value]) => `${key}=${String(value)}`)
       .join(', '),
   )
-  await say(
-    ctx.io,
-    [
-      'About to create:',
-      `  name:    ${escapeForTerminal(body.name)}`,
-      `  type:    ${body.type}`,
-      ...(hq ? [`  hq:      ${hq}`] : []),
-      `  address: ${address || '(empty)'}`,
-    ].join('\n'),
-  )
-  await confirmOrCancel(ctx.io, 'Create this chamber?')
+  return [
+    'About to create:',
+    `  name:    ${escapeForTerminal(body.name)}`,
+    `  type:    ${body.type}`,
+    ...(hq ? [`  hq:      ${hq}`] : []),
+    `  address: ${address || '(empty)'}`,
+  ]
 }

@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import type { Command as Typed, OptionValues } from '@commander-js/extra-typings'
 import { CHAMBER_TYPES, RECORD_STATUSES } from '../../api/constants.js'
 import { typed } from '../../cmdutil/command.js'
+import { RESOURCES } from '../../api/resources/index.js'
 import type { Context } from '../../cmdutil/context.js'
 import { INPUT, OUTPUT, SERVER, about } from '../../cmdutil/manual.js'
 import { keyValue } from '../../cmdutil/parse.js'
@@ -81,21 +82,12 @@ export function registerChambers(program: Command, ctx: Context): void {
     ],
   })
 
-  const createCommand = chambers
-    .command('create')
-    .description('create a chamber (v2); prompts for what is missing on a terminal')
-    .option('--name <name>', 'chamber name')
-    .addOption(new Option('--type <type>', 'chamber type').choices(CHAMBER_TYPES))
-    .option('--hq-id <id>', 'headquarters chamber id (for a subsidiary)')
-    .option('--address <json>', 'address as a JSON object')
-    .option('--address-field <key=value>', 'one address field; repeatable', keyValue)
-    .option('--from-file <file>', 'a JSON object with the fields (- for stdin); flags override it')
-    .option('--dry-run', 'print the request body and send nothing')
-    .action(async (flags) => {
-      const { create } = await import('./create.js')
-      await create(flags, ctx)
-    })
+  const createCommand = createVerb(chambers).action(async (flags) => {
+    const { create, toOptions } = await import('./create.js')
+    await create(toOptions(flags), ctx)
+  })
   about(createCommand, {
+    writes: { resource: RESOURCES.chambers, prompts: true },
     completes: { '--fields': { fieldsOf: 'chambers' } },
     topics: ['bulk'],
     globals: [...SERVER, ...OUTPUT, ...INPUT],
@@ -111,4 +103,18 @@ export function registerChambers(program: Command, ctx: Context): void {
       ],
     ],
   })
+}
+
+// `chambers create`'s command line: its options, typed, are the verb's Flags (create.ts).
+function createVerb(chambers: Typed) {
+  return chambers
+    .command('create')
+    .description('create a chamber (v2); prompts for what is missing on a terminal')
+    .option('--name <name>', 'chamber name')
+    .addOption(new Option('--type <type>', 'chamber type').choices(CHAMBER_TYPES))
+    .option('--hq-id <id>', 'headquarters chamber id (for a subsidiary)')
+    .option('--address <json>', 'address as a JSON object')
+    .option('--address-field <key=value>', 'one address field; repeatable', keyValue)
+    .option('--from-file <file>', 'a JSON object with the fields (- for stdin); flags override it')
+    .option('--dry-run', 'print the request body and send nothing')
 }

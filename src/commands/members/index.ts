@@ -1,10 +1,12 @@
 import { Option } from '@commander-js/extra-typings'
 import type { Command } from 'commander'
+import type { Command as Typed } from '@commander-js/extra-typings'
 import { RECORD_STATUSES } from '../../api/constants.js'
 import { typed } from '../../cmdutil/command.js'
+import { RESOURCES } from '../../api/resources/index.js'
 import type { Context } from '../../cmdutil/context.js'
 import { INPUT, OUTPUT, SERVER, about } from '../../cmdutil/manual.js'
-import { integer } from '../../cmdutil/parse.js'
+import { addBulkFlags } from '../../cmdutil/create/flags.js'
 import { addPagingOptions } from '../../cmdutil/paging.js'
 
 export function registerMembers(program: Command, ctx: Context): void {
@@ -48,30 +50,12 @@ export function registerMembers(program: Command, ctx: Context): void {
     ],
   })
 
-  const addCommand = members
-    .command('add')
-    .description(
-      'add a member (v2), or many from a file; prompts for what is missing on a terminal',
-    )
-    .argument('<chamber-id>', 'chamber id')
-    .option('--name <name>', 'member name')
-    .option('--email <email>', 'e-mail address')
-    .option('--phone <phone>', 'phone number')
-    .option('--membership-type <type>', 'membership type, e.g. standard')
-    .option(
-      '--from-file <file>',
-      'JSON object, JSON array, NDJSON or CSV (- for stdin); many rows = bulk',
-    )
-    .option('--concurrency <n>', 'requests in flight at once in a bulk run', integer(1, 64), 8)
-    .option('--dry-run', 'print what would be sent and send nothing')
-    .option('--verbose', 'bulk on a terminal: print every row, not only the failures')
-    .option('--skip-existing', 'bulk: skip rows whose e-mail the chamber already has')
-    .option('--resume', 'bulk: continue a run that ended early, sending only rows not yet created')
-    .action(async (chamberId: string, flags) => {
-      const { add } = await import('./add.js')
-      await add({ chamberId, ...flags }, ctx)
-    })
+  const addCommand = addVerb(members).action(async (chamberId, flags) => {
+    const { add, toOptions } = await import('./add.js')
+    await add(toOptions(chamberId, flags), ctx)
+  })
   about(addCommand, {
+    writes: { resource: RESOURCES.members, prompts: true },
     topics: ['bulk', 'formatting'],
     globals: [...SERVER, ...OUTPUT, ...INPUT],
     examples: [
@@ -90,4 +74,26 @@ export function registerMembers(program: Command, ctx: Context): void {
       ],
     ],
   })
+}
+
+// `members add`'s command line: its options, typed, are the verb's Flags (add.ts).
+function addVerb(members: Typed) {
+  return addBulkFlags(
+    members
+      .command('add')
+      .description(
+        'add a member (v2), or many from a file; prompts for what is missing on a terminal',
+      )
+      .argument('<chamber-id>', 'chamber id')
+      .option('--name <name>', 'member name')
+      .option('--email <email>', 'e-mail address')
+      .option('--phone <phone>', 'phone number')
+      .option('--membership-type <type>', 'membership type, e.g. standard')
+      .option(
+        '--from-file <file>',
+        'JSON object, JSON array, NDJSON or CSV (- for stdin); many rows = bulk',
+      )
+      .option('--dry-run', 'print what would be sent and send nothing'),
+    { noun: 'row', existing: 'rows whose e-mail the chamber already has', bulkOnly: true },
+  )
 }

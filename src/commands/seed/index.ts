@@ -1,25 +1,17 @@
 import type { Command } from 'commander'
+import { RESOURCES } from '../../api/resources/index.js'
 import type { Context } from '../../cmdutil/context.js'
 import { INPUT, OUTPUT, SERVER, about } from '../../cmdutil/manual.js'
-import { integer } from '../../cmdutil/parse.js'
+import { typed } from '../../cmdutil/command.js'
+import { addBulkFlags } from '../../cmdutil/create/flags.js'
 
 export function registerSeed(program: Command, ctx: Context): void {
-  const seedCommand = program
-    .command('seed')
-    .description('create the chambers and members of a fixture file (JSON or YAML) (v2)')
-    .argument('<file>', 'fixture file, or - for stdin')
-    .option('--concurrency <n>', 'requests in flight at once', integer(1, 64), 8)
-    .option('--skip-existing', 'skip chambers and members that already exist (re-runs)')
-    .option('--dry-run', 'print the plan and send nothing')
-    .option('--offline', 'with --dry-run: only check the file, without a server')
-    .option('--report <file>', 'also write the JSON report to this file')
-    .option('--verbose', 'on a terminal, print every result, not only the failures')
-    .option('--resume', 'continue a run that ended early, sending only records not yet created')
-    .action(async (file: string, flags) => {
-      const { seed } = await import('./run.js')
-      await seed({ file, ...flags }, ctx)
-    })
+  const seedCommand = seedVerb(program).action(async (file, flags) => {
+    const { seed, toOptions } = await import('./run.js')
+    await seed(toOptions(file, flags), ctx)
+  })
   about(seedCommand, {
+    writes: { resource: RESOURCES.chambers, prompts: false },
     topics: ['fixtures', 'bulk'],
     globals: [...SERVER, ...OUTPUT, ...INPUT],
     examples: [
@@ -35,4 +27,22 @@ export function registerSeed(program: Command, ctx: Context): void {
       ['Only check the file, without a server', 'chamberctl seed fixture.yaml --dry-run --offline'],
     ],
   })
+}
+
+// `seed`'s command line: its options, typed, are the verb's Flags (run.ts).
+function seedVerb(program: Command) {
+  return addBulkFlags(
+    typed(program)
+      .command('seed')
+      .description('create the chambers and members of a fixture file (JSON or YAML) (v2)')
+      .argument('<file>', 'fixture file, or - for stdin')
+      .option('--dry-run', 'print the plan and send nothing')
+      .option('--offline', 'with --dry-run: only check the file, without a server')
+      .option('--report <file>', 'also write the JSON report to this file'),
+    {
+      noun: 'record',
+      existing: 'chambers and members that already exist (re-runs)',
+      bulkOnly: false,
+    },
+  )
 }

@@ -2,22 +2,29 @@
 // before its subsidiaries, a chamber before its members), independent records in parallel up to
 // --concurrency, through the bulk runner (src/cmdutil/bulk), which keeps the journal and decides
 // what an earlier run's records mean. A failed chamber fails its dependants and nothing else.
-import { checkFields, columnsOf } from '../../api/resources/index.js'
+import {
+  chambers as chamberResource,
+  checkFields,
+  columnsOf,
+  members,
+} from '../../api/resources/index.js'
+import type { MemberCreate } from '../../api/schemas.js'
 import { seedFailures, seedPlan, seedResults } from '../../api/resources/results.js'
 import type { Client } from '../../api/client.js'
-import { paginate } from '../../api/paginate.js'
 import { idText, isAnswerId } from '../../api/answers.js'
-import type { AnswerId, AnswerRecord } from '../../api/answers.js'
+import type { AnswerId } from '../../api/answers.js'
 import { ApiError } from '../../api/errors.js'
 import { emailKey } from '../../api/email.js'
 import { BulkRun, NOT_SENT, serverOf } from '../../cmdutil/bulk/run.js'
 import type { Outcome } from '../../cmdutil/bulk/run.js'
-import { MemberIndex, folded, requireChamber } from '../../cmdutil/bulk/lookups.js'
+import { ChamberIndex, RecordIndex, requireChamber } from '../../cmdutil/bulk/lookups.js'
+import type { Exactly } from '../../cmdutil/command.js'
 import type { Context } from '../../cmdutil/context.js'
-import { UsageError } from '../../errors.js'
+import type { BulkFlags } from '../../cmdutil/create/flags.js'
 import { writeJson, writeList } from '../../io/output.js'
 import { escapeForTerminal } from '../../io/terminal-text.js'
 import { reasonText } from '../../io/bulk-output.js'
+import { UsageError } from '../../errors.js'
 import { count } from '../../util.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
 import { readFixture } from './fixture.js'
@@ -25,17 +32,20 @@ import { checkReport, saveReport } from './report.js'
 import type { Fixture, FixtureChamber } from './fixture.js'
 import { say } from '../../io/wrap.js'
 
-export type Options = {
-  file: string
-  concurrency: number
-  skipExisting?: boolean
-  dryRun?: boolean
-  // With --dry-run: check the file only, without a server.
-  offline?: boolean
-  // Every result on a terminal too, not only the failures.
-  verbose?: boolean
-  report?: string
-  resume?: boolean
+// The flags seed/index.ts declares: one renamed, added or dropped there alone is a type error
+// where it calls toOptions.
+export type Flags = BulkFlags & { dryRun?: true; offline?: true; report?: string }
+export type Options = Flags & { file: string }
+
+// The rules of seed's flags, before it runs.
+export function toOptions<F extends Flags>(file: string, flags: Exactly<F, Flags>): Options {
+  if (flags.offline && !flags.dryRun) {
+    throw new UsageError('--offline goes with --dry-run: seed cannot create anything offline')
+  }
+  if (flags.offline && flags.skipExisting) {
+    throw new UsageError('--offline cannot tell what exists: drop --skip-existing or --offline')
+  }
+  return { file, ...flags }
 }
 
 type Status = Outcome['status']
@@ -48,12 +58,6 @@ export type Report = {
 }
 
 export async function seed(opts: Options, ctx: Context): Promise<void> {
-  if (opts.offline && !opts.dryRun) {
-    throw new UsageError('--offline goes with --dry-run: seed cannot create anything offline')
-  }
-  if (opts.offline && opts.skipExisting) {
-    throw new UsageError('--offline cannot tell what exists: drop --skip-existing or --offline')
-  }
   if (opts.report !== undefined) checkReport(opts.report, opts.file, ctx.io.in)
   const fixture = await readFixture(opts.file, ctx.io.in)
   if (opts.offline) {
@@ -77,9 +81,9 @@ export async function seed(opts: Options, ctx: Context): Promise<void> {
   }
   for (const [id, path] of given) await requireChamber(client, id, path)
   if (opts.dryRun) {
-    return printPlan(fixture, opts.skipExisting ? await Existing.load(client) : undefined, ctx)
+    return printPlan(fixture, opts.skipExisting ? await loadExisting(client) : undefined, ctx)
   }
-  const existing = await Existing.load(client)
+  const existing = await loadExisting(client)
 
   let report: Report | undefined
   await BulkRun.run(
@@ -116,7 +120,7 @@ function sameNames(
   existing: Existing,
   made: (chamber: FixtureChamber) => boolean,
 ): string | undefined {
-  const named = fixture.chambers.filter((c) => !made(c) && existing.named(c.body.name))
+  const named = fixture.chambers.filter((c) => !made(c) && existing.chambers.named(c.body.name))
   if (named.length === 0) return undefined
   const shown = named.slice(0, 2).map((c) => `"${escapeForTerminal(c.body.name)}"`)
   const more = named.length > 2 ? ` and ${named.length - 2} more` : ''
@@ -127,50 +131,14 @@ function sameNames(
   )
 }
 
-// What is already on the server: a chamber matches by name (trimmed, any letter case) and type
-// (when the server gives one), a subsidiary also by its HQ; a member by e-mail in its chamber.
-class Existing {
-  readonly members: MemberIndex
+// What is already on the server: chambers by name, type and HQ; members by e-mail in their
+// chamber (src/cmdutil/bulk/lookups.ts).
+type Existing = { chambers: ChamberIndex; members: RecordIndex<MemberCreate> }
 
-  private constructor(
-    client: Client,
-    private readonly chambers: AnswerRecord[],
-  ) {
-    this.members = new MemberIndex(client)
-  }
-
-  static async load(client: Client): Promise<Existing> {
-    const chambers: AnswerRecord[] = []
-    for await (const chamber of paginate((p) => client.chambers.list(p), { all: true })) {
-      chambers.push(chamber)
-    }
-    return new Existing(client, chambers)
-  }
-
-  named(name: string): boolean {
-    const wanted = folded(name)
-    return this.chambers.some((c) => folded(c.name) === wanted)
-  }
-
-  // A match without a usable id is no use to its members: it is created anew. `recorded`: the id
-  // an earlier run created it with, which must still be there under the same name.
-  chamber(
-    body: FixtureChamber['body'],
-    hqId: string | undefined,
-    recorded?: string,
-  ): AnswerId | undefined {
-    const name = folded(body.name)
-    const id = this.chambers.find(
-      (c) =>
-        isAnswerId(c.id) &&
-        folded(c.name) === name &&
-        (recorded === undefined
-          ? // A server that does not say a chamber's type leaves the name to decide.
-            (c.type === undefined || c.type === null || c.type === body.type) &&
-            (body.type !== 'subsidiary' || (isAnswerId(c.hq_id) && idText(c.hq_id) === hqId))
-          : idText(c.id) === recorded),
-    )?.id
-    return isAnswerId(id) ? id : undefined
+async function loadExisting(client: Client): Promise<Existing> {
+  return {
+    chambers: await ChamberIndex.load(client),
+    members: new RecordIndex(client, members.create),
   }
 }
 
@@ -221,9 +189,9 @@ async function execute(
     const hqId = body.hq_id ?? undefined
     return run.create({
       item: chamberItem(chamber),
-      find: async (recorded) => existing.chamber(chamber.body, hqId, recorded),
+      find: async (recorded) => existing.chambers.find(chamber.body, hqId, recorded),
       send: async (how) => {
-        const record = await client.chambers.create(body, how)
+        const record = await chamberResource.create.send(client, undefined, body, how)
         if (!isAnswerId(record.id)) {
           throw new ApiError(
             'unexpected_response',
@@ -246,14 +214,12 @@ async function execute(
       const outcome =
         parent.id === null
           ? run.settled(dependant(parent, 'chamber'))
-          : await run.create({
-              item: `member ${chamber.key} ${emailKey(member.body.email)}`,
-              find: () => existing.members.find(idText(parent.id!), member.body.email),
-              send: async (how) => {
-                const record = await client.members.add(idText(parent.id!), member.body, how)
-                return { id: isAnswerId(record.id) ? record.id : null, record }
-              },
-            })
+          : await run.createDeclared(
+              existing.members,
+              `member ${chamber.key} ${emailKey(member.body.email)}`,
+              idText(parent.id),
+              member.body,
+            )
       return { chamber: chamber.key, email: member.body.email, ...result(outcome) }
     }),
   )
@@ -347,7 +313,7 @@ async function printPlan(fixture: Fixture, existing: Existing | undefined, ctx: 
   for (const chamber of ordered) {
     const hqId = chamber.hq ? planned.get(chamber.hq) : (chamber.body.hq_id ?? undefined)
     const found =
-      hqId === undefined && chamber.hq ? undefined : existing?.chamber(chamber.body, hqId)
+      hqId === undefined && chamber.hq ? undefined : existing?.chambers.find(chamber.body, hqId)
     planned.set(chamber.key, found === undefined ? undefined : idText(found))
     step('chamber', chamber.key, chamber.body.name, found)
     for (const member of chamber.members) {

@@ -1,9 +1,13 @@
-// chambers create: argv → options (the verb is mocked; its behaviour is in create.test.ts).
+// chambers create: argv → options (the verb is mocked, its toOptions is not; its behaviour is in
+// create.test.ts).
 import { describe, vi } from 'vitest'
 import { create } from '../../../src/commands/chambers/create.js'
 import { argvCases } from '../../helpers/argv.js'
 
-vi.mock('../../../src/commands/chambers/create.js', () => ({ create: vi.fn() }))
+vi.mock('../../../src/commands/chambers/create.js', async (real) => ({
+  ...(await real<object>()),
+  create: vi.fn(),
+}))
 
 describe('chambers create: argv → options', () => {
   argvCases(vi.mocked(create), {

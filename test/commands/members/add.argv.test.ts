@@ -1,10 +1,13 @@
-// members add: argv → options (the verb is mocked; its behaviour is in add.test.ts, the rules of
-// bulk runs in test/behaviour/bulk-runs.test.ts).
+// members add: argv → options, the flag rules included (the verb is mocked, its toOptions is not;
+// its behaviour is in add.test.ts, the rules of bulk runs in test/behaviour/bulk-runs.test.ts).
 import { describe, vi } from 'vitest'
 import { add } from '../../../src/commands/members/add.js'
 import { argvCases } from '../../helpers/argv.js'
 
-vi.mock('../../../src/commands/members/add.js', () => ({ add: vi.fn() }))
+vi.mock('../../../src/commands/members/add.js', async (real) => ({
+  ...(await real<object>()),
+  add: vi.fn(),
+}))
 
 describe('members add: argv → options', () => {
   argvCases(vi.mocked(add), {
@@ -62,6 +65,14 @@ describe('members add: argv → options', () => {
       [['members', 'add'], "missing required argument 'chamber-id'"],
       [['members', 'add', 'ch_0001', '--concurrency', '65'], '--concurrency'],
       [['members', 'add', 'ch_0001', '--concurrency', '0'], '--concurrency'],
+      [
+        ['members', 'add', 'ch_0001', '--resume'],
+        'error: --resume is for bulk runs: --from-file with many rows',
+      ],
+      [
+        ['members', 'add', 'ch_0001', '--name', 'Ada', '--skip-existing'],
+        'error: --skip-existing is for bulk runs: --from-file with many rows',
+      ],
     ],
   })
 })

@@ -1,9 +1,13 @@
-// seed: argv → options (the verb is mocked; its behaviour is in run.test.ts).
+// seed: argv → options, the flag rules included (the verb is mocked, its toOptions is not; its
+// behaviour is in run.test.ts).
 import { describe, vi } from 'vitest'
 import { seed } from '../../../src/commands/seed/run.js'
 import { argvCases } from '../../helpers/argv.js'
 
-vi.mock('../../../src/commands/seed/run.js', () => ({ seed: vi.fn() }))
+vi.mock('../../../src/commands/seed/run.js', async (real) => ({
+  ...(await real<object>()),
+  seed: vi.fn(),
+}))
 
 describe('seed: argv → options', () => {
   argvCases(vi.mocked(seed), {
@@ -34,6 +38,14 @@ describe('seed: argv → options', () => {
     refuses: [
       [['seed'], "missing required argument 'file'"],
       [['seed', 'fixture.yaml', '--concurrency', '100'], '--concurrency'],
+      [
+        ['seed', 'fixture.yaml', '--offline'],
+        'error: --offline goes with --dry-run: seed cannot create anything offline',
+      ],
+      [
+        ['seed', 'fixture.yaml', '--dry-run', '--offline', '--skip-existing'],
+        'error: --offline cannot tell what exists: drop --skip-existing or --offline',
+      ],
     ],
   })
 })
