@@ -3,16 +3,16 @@
 // one record from flags, prompts refused without a terminal, many from a file with
 // --skip-existing, a re-run refused, the flag rules before the verb, and the write verbs' common
 // rules found by walking the command tree.
-import { createServer } from 'node:http'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createContext } from '../../src/cli/main.js'
 import type * as ProgramModule from '../../src/cli/program.js'
-import { runMain, useTempDirs } from '../helpers/cli.js'
-import type { RunOptions } from '../helpers/cli.js'
+import { runMain } from '../helpers/run-main.js'
+import type { RunOptions } from '../helpers/run-main.js'
+import { useTempDirs } from '../helpers/sandbox.js'
+import { startFakeApi } from '../helpers/fake-api.js'
+import type { FakeApi, FakeRequest, Reply } from '../helpers/fake-api.js'
 import { createTestIO } from '../helpers/test-io.js'
 import { inputArgs, writeVerbs } from '../helpers/writes.js'
 
@@ -33,40 +33,31 @@ vi.mock('../../src/cli/program.js', async (importOriginal) => {
 type Widget = Record<string, unknown> & { id: string }
 
 // The widgets API on 127.0.0.1: POST and GET /v2/widgets, each request logged.
-let server: Server
+let api: FakeApi
 let root = ''
 const stored: Widget[] = []
 const requests: string[] = []
 
+function answer(request: FakeRequest): Reply {
+  const url = new URL(request.path, 'http://localhost')
+  requests.push(`${request.method} ${url.pathname}`)
+  if (url.pathname !== '/v2/widgets') return { status: 404, body: { error: 'not found' } }
+  if (request.method === 'POST') {
+    const widget = { ...JSON.parse(request.body), id: `wd_${stored.length + 1}` } as Widget
+    stored.push(widget)
+    return { status: 201, body: widget }
+  }
+  const page = Number(url.searchParams.get('page') ?? 1)
+  const perPage = Number(url.searchParams.get('per_page') ?? 25)
+  const data = stored.slice((page - 1) * perPage, page * perPage)
+  return { body: { data, meta: { current_page: page, per_page: perPage, total: stored.length } } }
+}
+
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let text = ''
-    req.on('data', (chunk: Buffer) => (text += chunk.toString()))
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://localhost')
-      requests.push(`${req.method} ${url.pathname}`)
-      res.setHeader('content-type', 'application/json')
-      if (url.pathname !== '/v2/widgets') return res.writeHead(404).end('{"error":"not found"}')
-      if (req.method === 'POST') {
-        const widget = { ...JSON.parse(text), id: `wd_${stored.length + 1}` } as Widget
-        stored.push(widget)
-        return res.writeHead(201).end(JSON.stringify(widget))
-      }
-      const page = Number(url.searchParams.get('page') ?? 1)
-      const perPage = Number(url.searchParams.get('per_page') ?? 25)
-      const data = stored.slice((page - 1) * perPage, page * perPage)
-      res.end(
-        JSON.stringify({
-          data,
-          meta: { current_page: page, per_page: perPage, total: stored.length },
-        }),
-      )
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  root = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  api = await startFakeApi({ answer, token: false })
+  root = api.url
 })
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+afterAll(() => api.close())
 
 const tempDir = useTempDirs('chamberctl-widgets-')
 let configDir = ''
