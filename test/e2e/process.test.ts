@@ -320,7 +320,7 @@ describe("--debug's stack trace", () => {
     expect(code).toBe(4)
     const frames = stderr.split('\n').filter((line) => /^\s+at /.test(line))
     expect(frames.length).toBeGreaterThan(0)
-    expect(frames[0]).toMatch(/\(src\/cmdutil\/connect\.ts:\d+:\d+\)$/)
+    expect(frames[0]).toMatch(/\(src\/cmdutil\/connect\/connection\.ts:\d+:\d+\)$/)
     expect(stderr).not.toMatch(/chamberctl\.cjs:\d+:\d+/)
   })
 })
