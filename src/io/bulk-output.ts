@@ -15,8 +15,24 @@ import type { IO } from './streams.js'
 // The statuses of a row that worked out; every other one (failed, unknown, not_sent) is shown on a
 // terminal, but for not_sent: rows never sent are counted there, not listed.
 const SUCCESSES = new Set(['created', 'skipped', 'valid'])
-// The order of the summary; statuses not listed here follow in the order they first appear.
-const SUMMARY_ORDER = ['created', 'skipped', 'valid', 'failed', 'unknown', 'not_sent']
+
+// The one vocabulary of a bulk run's counts (contract §3 "Bulk runs"), in the order every line
+// says them: the summary, the re-run refusal, `--resume`'s first line and the `summary` of
+// seed's JSON report all come from here. A count refines a row's status: `created_earlier` rows
+// have the status `created` (an earlier run created them, this one confirmed them), `invalid`
+// rows the status `failed` (with `error.code` `invalid`). `valid` is a dry run's.
+export const COUNT_WORDS = {
+  created: 'created',
+  created_earlier: 'created earlier',
+  skipped: 'skipped as existing',
+  valid: 'valid',
+  invalid: 'invalid',
+  failed: 'failed',
+  unknown: 'unknown',
+  not_sent: 'not sent',
+} as const
+export type CountKey = keyof typeof COUNT_WORDS
+export type Counts = Partial<Record<CountKey, number>>
 
 export type BulkResultsOptions = {
   format: OutputFormat
@@ -84,19 +100,17 @@ export function reasonText(error: { message: string; fields?: Record<string, str
   return reasons.length > 0 ? reasons.join('; ') : error.message
 }
 
-// `1,998 created, 2 failed in 4.1 s`, `676 created, 4,323 not sent (interrupted) in 3.2 s`: every
-// status that occurred (`0 created` when none did), in the words of the rows' statuses.
+// `1,998 created, 2 failed in 4.1 s`, `2,650 created, 350 created earlier`, `676 created, 4,323
+// not sent (interrupted) in 3.2 s`: every count that occurred (`0 created` when none did, or
+// `zero`), in the words of COUNT_WORDS and their order.
 export function bulkSummary(
-  counts: Readonly<Record<string, number>>,
-  opts: { note?: string; elapsedMs?: number } = {},
+  counts: Counts,
+  opts: { note?: string; elapsedMs?: number; zero?: CountKey } = {},
 ): string {
-  const occurred = [
-    ...SUMMARY_ORDER.filter((status) => (counts[status] ?? 0) > 0),
-    ...Object.keys(counts).filter((status) => !SUMMARY_ORDER.includes(status) && counts[status]),
-  ]
-  const statuses = occurred.length ? occurred : ['created']
-  const parts = statuses.map(
-    (status) => `${count(counts[status] ?? 0)} ${status.replace(/_/g, ' ')}`,
+  const keys = Object.keys(COUNT_WORDS) as CountKey[]
+  const occurred = keys.filter((key) => (counts[key] ?? 0) > 0)
+  const parts = (occurred.length ? occurred : [opts.zero ?? 'created']).map(
+    (key) => `${count(counts[key] ?? 0)} ${COUNT_WORDS[key]}`,
   )
   const note = opts.note ? ` (${opts.note})` : ''
   const time = opts.elapsedMs === undefined ? '' : ` in ${(opts.elapsedMs / 1000).toFixed(1)} s`
@@ -117,8 +131,9 @@ export type BulkProgress = {
 }
 
 // A bar on stderr, only on a terminal, never when stdout is a pipe (its reader may be writing to
-// the same terminal) and never with -q: count/total, rate and time left, always whole: the bar
-// gives up cells to fit the terminal's width. In accessible mode, plain lines instead.
+// the same terminal) and never with -q: rows settled/total (however each settled: the summary
+// says how, a skipped row is not "sent"), rate and time left, always whole: the bar gives up
+// cells to fit the terminal's width. In accessible mode, plain lines instead.
 export async function startBulkProgress(
   io: Pick<
     IO,
@@ -198,7 +213,7 @@ export async function startBulkProgress(
   }
 }
 
-// For a screen reader: no bar, `200 of 1,000 rows sent` as a plain line now and then, and a wait
+// For a screen reader: no bar, `200 of 1,000 rows` as a plain line now and then, and a wait
 // the server asked for said once, as it begins.
 function plainProgress(
   io: Pick<IO, 'err'>,

@@ -127,6 +127,38 @@ describe('after a run whose only failure the server refused for good', () => {
   })
 })
 
+describe('the counts of a run, its re-run refusal and --skip-existing, in one vocabulary', () => {
+  it('an invalid row is counted invalid, not failed, in the summary and in the refusal', async () => {
+    const chamber = await reader().emptyChamber('Vocabulary')
+    const old = ['--name', 'Old', '--email', 'dup@words.test', '--membership-type', 'standard']
+    expect((await run(['members', 'add', chamber, ...old])).code).toBe(0)
+    const file = membersFile(['a@words.test', 'not-an-address', 'dup@words.test', 'b@words.test'])
+    const args = ['members', 'add', chamber, '--from-file', file]
+
+    const first = await run(args)
+    expect(first.code).toBe(1)
+    expect(ndjson<Result>(first.stdout).map((r) => r.status)).toEqual([
+      'created',
+      'failed',
+      'failed',
+      'created',
+    ])
+    expect(lines(first.stderr)).toEqual([
+      expect.stringMatching(summaryLine('2 created, 1 invalid, 1 failed')),
+    ])
+    const plain = await run(args)
+    expect(plain.code).toBe(2)
+    expect(plain.stderr).toContain('finished with failures (2 created, 1 invalid, 1 failed)')
+
+    // Everything there: every row skipped as existing (the invalid one still invalid).
+    const skipping = await run([...args, '--skip-existing'])
+    expect(skipping.code).toBe(1)
+    expect(lines(skipping.stderr)).toEqual([
+      expect.stringMatching(summaryLine('3 skipped as existing, 1 invalid')),
+    ])
+  })
+})
+
 describe('--resume against a replaced server', () => {
   it('confirms each recorded creation and sends again what the new server lacks: every row once', async () => {
     const rows = 300
@@ -158,7 +190,7 @@ describe('--resume against a replaced server', () => {
       const resumed = await run([...args, '--resume'], { env: credentialsEnv(fresh) })
       expect(resumed.code, resumed.stderr).toBe(0)
       expect(resumed.stderr).toContain(
-        `${created} rows an earlier run created were not on the server (was it replaced?): sent again\n`,
+        `${created} rows created earlier were not on the server (was it replaced?): sent again\n`,
       )
       expect(ndjson<Result>(resumed.stdout).map((r) => r.status)).toEqual(
         Array(rows).fill('created'),

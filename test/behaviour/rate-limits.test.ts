@@ -176,8 +176,8 @@ describe('Ctrl-C while the run waits after a 429', () => {
     const { code, stderr } = await run([...args, '--resume'], { env: env() })
     expect(code, stderr).toBe(0)
     // The refused row was recorded as failed, not as sent: nothing of unknown outcome.
-    expect(stderr).toContain('Resuming: 1 row created by an earlier run')
-    expect(stderr).not.toContain('unknown outcome')
+    expect(stderr).toContain('Resuming an earlier run (1 created earlier)')
+    expect(stderr).not.toContain('unknown')
     expect(await emailsIn('ch_0001', 'waiting')).toEqual([...emails].sort())
   })
 })

@@ -19,7 +19,7 @@ const frames = (stderr: string) =>
   stderr
     // eslint-disable-next-line no-control-regex
     .split(/\u001b\[[0-9;?]*[A-Za-z]|\u001b[78]|[\r\n]/)
-    .filter((line) => line.includes('rows sent'))
+    .filter((line) => line.includes('/3 rows'))
 
 let files = 0
 
@@ -49,7 +49,7 @@ describe('progress and the bulk bar', () => {
     expect(drawn.length).toBeGreaterThan(0)
     for (const frame of drawn) {
       expect(stringWidth(frame), frame).toBeLessThanOrEqual(50)
-      expect(frame).toMatch(/\d+\/3 rows sent \| \d+\/s \| ETA \S+$/)
+      expect(frame).toMatch(/\d+\/3 rows \| \d+\/s \| ETA \S+$/)
     }
   })
 

@@ -264,7 +264,9 @@ describe('bulk runs with no answer for some rows', () => {
     ])
     expect(report.summary).toEqual({
       created: 2,
+      created_earlier: 0,
       skipped: 0,
+      invalid: 0,
       failed: 0,
       unknown: 1,
       not_sent: 1,

@@ -26,7 +26,7 @@ import {
   startBulkProgress,
   writeBulkResults,
 } from '../../io/bulk-output.js'
-import type { BulkProgress, BulkResultsOptions } from '../../io/bulk-output.js'
+import type { BulkProgress, BulkResultsOptions, CountKey } from '../../io/bulk-output.js'
 import type { Batches, OutputRecord } from '../../io/output.js'
 import { batchesOf } from '../../io/output.js'
 import type { StopReason } from '../../io/streams.js'
@@ -49,6 +49,9 @@ export function serverOf(ctx: Context, baseUrl: string): string {
 
 export type RowStatus = 'created' | 'skipped' | 'failed' | 'unknown' | 'not_sent'
 export type RowError = JournalError
+// A run's counts, in the vocabulary of bulk-output.ts: the statuses, with `created_earlier` and
+// `invalid` told apart.
+export type RunCounts = Record<Exclude<CountKey, 'valid'>, number>
 
 export type Outcome = {
   status: RowStatus
@@ -59,6 +62,8 @@ export type Outcome = {
   // A failure no --resume can change: invalid input, refused by the server for good, or waiting
   // on a record that was.
   final?: boolean
+  // Created by an earlier run of the same input, confirmed on the server by this one.
+  earlier?: boolean
 }
 
 export type Task = {
@@ -87,6 +92,8 @@ export type BulkRunOptions = {
   concurrency: number
   resume: boolean
   skipExisting: boolean
+  // The rows invalid before sending (never sent, never in the journal), for the re-run refusal.
+  invalid?: number
   // A note to print once the run knows what it will do, before the first request: `made` says
   // whether an earlier run this one continues made the item.
   notice?: (plan: { skipping: boolean; made(item: string): boolean }) => string | undefined
@@ -125,9 +132,11 @@ export class BulkRun {
   // Whether a record that exists on the server is skipped (--skip-existing, or a --resume with
   // nothing unfinished to continue).
   readonly skipping: boolean
-  private readonly counts: Record<RowStatus, number> = {
+  private readonly counts: RunCounts = {
     created: 0,
+    created_earlier: 0,
     skipped: 0,
+    invalid: 0,
     failed: 0,
     unknown: 0,
     not_sent: 0,
@@ -227,7 +236,7 @@ export class BulkRun {
         const status = this.skipping || before?.status === 'skipped' ? 'skipped' : 'created'
         const id = found ?? before?.id ?? null
         this.journal.settle(task.item, { status, ...(id === null ? {} : { id: idText(id) }) })
-        return this.settled({ status, id, error: null })
+        return this.settled({ status, id, error: null, earlier: status === 'created' })
       }
       if (before?.status === 'created' || before?.status === 'skipped') this.lost++
     }
@@ -259,8 +268,9 @@ export class BulkRun {
   // An outcome the command decided without the server (a row invalid before sending, a record
   // whose chamber failed), counted with the others.
   settled(outcome: Outcome): Outcome {
-    this.counts[outcome.status]++
-    if (outcome.status !== 'not_sent' && outcome.error?.code !== 'invalid') this.progress?.tick()
+    const invalid = outcome.error?.code === 'invalid'
+    this.counts[outcome.earlier ? 'created_earlier' : invalid ? 'invalid' : outcome.status]++
+    if (outcome.status !== 'not_sent' && !invalid) this.progress?.tick()
     if (outcome.status !== 'created' && outcome.status !== 'skipped' && !outcome.final) this.left++
     return outcome
   }
@@ -293,8 +303,8 @@ export class BulkRun {
     await writeBulkResults(this.ctx.io, open.call(this), opts, this.progress)
   }
 
-  // How many records had each status so far.
-  get summary(): Readonly<Record<RowStatus, number>> {
+  // How many records came to each count so far.
+  get summary(): Readonly<RunCounts> {
     return { ...this.counts }
   }
 
@@ -372,7 +382,7 @@ export class BulkRun {
     this.progress?.stop()
     const { io, globals } = this.ctx
     const { counts, opts } = this
-    const unsettled = counts.failed + counts.unknown + counts.not_sent
+    const unsettled = counts.invalid + counts.failed + counts.unknown + counts.not_sent
     try {
       this.journal.close(this.reason && unsettled > 0 ? 'stopped' : 'finished')
     } catch (error) {
@@ -382,7 +392,7 @@ export class BulkRun {
     if (this.lost > 0 && !globals.quiet) {
       await say(
         io,
-        `${count(this.lost)} ${plural(this.lost, opts.noun)} an earlier run created ` +
+        `${count(this.lost)} ${plural(this.lost, opts.noun)} created earlier ` +
           `${this.lost === 1 ? 'was' : 'were'} not on the server (was it replaced?): sent again`,
       )
     }
@@ -401,7 +411,8 @@ export class BulkRun {
     if (this.reason) return new SilentError(STOP_EXIT[this.reason], 'interrupted')
     // Records that may exist must be looked up before anything is re-sent: that outranks failures.
     if (counts.unknown) return new SilentError(ExitCode.network, 'unknown_outcome')
-    if (counts.failed || counts.not_sent) return new SilentError(ExitCode.failure, 'partial')
+    if (counts.invalid || counts.failed || counts.not_sent)
+      return new SilentError(ExitCode.failure, 'partial')
     return undefined
   }
 
@@ -430,9 +441,10 @@ type Plan = {
 function planRun(earlier: EarlierRun | undefined, opts: BulkRunOptions): Plan {
   const { target, noun } = opts
   const things = `${noun}s`
+  const entries = earlier ? [...earlier.entries.values()] : []
+  const tally = (...statuses: string[]) => entries.filter((e) => statuses.includes(e.status)).length
   // --skip-existing is always allowed: it asks the server, not the journal.
   if (opts.skipExisting) return { skipping: true }
-  const entries = earlier ? [...earlier.entries.values()] : []
   const unfinished =
     earlier !== undefined &&
     (earlier.end !== 'finished' ||
@@ -441,17 +453,18 @@ function planRun(earlier: EarlierRun | undefined, opts: BulkRunOptions): Plan {
       ))
   if (opts.resume) {
     if (unfinished) {
-      const made = entries.filter((e) => e.status === 'created' || e.status === 'skipped').length
-      const doubtful = entries.filter(
-        (e) => e.status === 'sending' || e.status === 'unknown',
-      ).length
+      const counts = bulkSummary(
+        {
+          created_earlier: tally('created'),
+          skipped: tally('skipped'),
+          unknown: tally('sending', 'unknown'),
+        },
+        { zero: 'created_earlier' },
+      )
       return {
         carried: earlier.entries,
         skipping: false,
-        line:
-          `Resuming: ${count(made)} ${plural(made, noun)} created by an earlier run, each ` +
-          'confirmed on the server before it is skipped' +
-          (doubtful ? `; ${count(doubtful)} of unknown outcome looked up first` : ''),
+        line: `Resuming an earlier run (${counts}): each of these is looked up on the server first`,
       }
     }
     // Nothing to continue: what is not on the server yet is sent, and what the server refused
@@ -467,13 +480,13 @@ function planRun(earlier: EarlierRun | undefined, opts: BulkRunOptions): Plan {
     }
   }
   if (earlier && entries.some((e) => MADE.has(e.status))) {
-    const tally = (...statuses: string[]) =>
-      entries.filter((e) => statuses.includes(e.status)).length
     const failed = tally('failed', 'refused')
     const unknown = tally('sending', 'unknown')
+    // In the words of the earlier run's summary: what it created is `created` there.
     const counts = bulkSummary({
       created: tally('created'),
       skipped: tally('skipped'),
+      invalid: opts.invalid,
       failed,
       unknown,
     })

@@ -10,7 +10,7 @@ import { columnsOf } from '../../api/resources/index.js'
 import type { Creates } from '../../api/resources/index.js'
 import { ExitCode, SilentError } from '../../errors.js'
 import { bulkSummary, reasonText, writeBulkResults } from '../../io/bulk-output.js'
-import type { BulkResultsOptions } from '../../io/bulk-output.js'
+import type { BulkResultsOptions, Counts } from '../../io/bulk-output.js'
 import { batchesOf } from '../../io/output.js'
 import type { OutputRecord } from '../../io/output.js'
 import { InputError } from '../../io/records-input.js'
@@ -60,10 +60,11 @@ export async function createMany<B extends Body, O extends CreateOptions, A>(
       content: jobs.map((job) => job.body ?? null),
       noun: 'row',
       total: jobs.filter((job) => job.body).length,
-      progress: 'rows sent',
+      progress: 'rows',
       concurrency,
       resume: opts.resume === true,
       skipExisting: opts.skipExisting === true,
+      invalid: jobs.filter((job) => job.invalid).length,
     },
     async (run) => {
       const { pMapIterable } = await import('p-map')
@@ -89,7 +90,7 @@ async function dryRun<B extends Body>(
   results: BulkResultsOptions,
   find: (job: Job<B>) => Promise<AnswerId | null | undefined>,
 ) {
-  const counts: Record<string, number> = {}
+  const counts: Counts = {}
   const rows: OutputRecord[] = []
   for (const job of jobs) {
     const id = await find(job)
@@ -98,12 +99,13 @@ async function dryRun<B extends Body>(
       id: id ?? null,
       error: null,
     }
-    counts[outcome.status] = (counts[outcome.status] ?? 0) + 1
+    const key = job.invalid ? 'invalid' : outcome.status
+    counts[key] = (counts[key] ?? 0) + 1
     rows.push(resultRow(create, job, outcome))
   }
   await writeBulkResults(ctx.io, rows, results)
   if (!ctx.globals.quiet) await say(ctx.io, bulkSummary(counts))
-  if (counts.failed) throw new SilentError(ExitCode.failure, 'partial')
+  if (counts.invalid) throw new SilentError(ExitCode.failure, 'partial')
 }
 
 // One row's result: the created record, or the input and what went wrong.

@@ -16,7 +16,7 @@ import type { AnswerId } from '../../api/answers.js'
 import { ApiError } from '../../api/errors.js'
 import { emailKey } from '../../api/email.js'
 import { BulkRun, NOT_SENT, serverOf } from '../../cmdutil/bulk/run.js'
-import type { Outcome } from '../../cmdutil/bulk/run.js'
+import type { Outcome, RunCounts } from '../../cmdutil/bulk/run.js'
 import { ChamberIndex, RecordIndex, requireChamber } from '../../cmdutil/bulk/lookups.js'
 import type { Exactly } from '../../cmdutil/command.js'
 import type { Context } from '../../cmdutil/context.js'
@@ -48,13 +48,14 @@ export function toOptions<F extends Flags>(file: string, flags: Exactly<F, Flags
   return { file, ...flags }
 }
 
-type Status = Outcome['status']
 // The id as the server gave it; its text is what later requests use.
 type Result = Pick<Outcome, 'id' | 'status' | 'error'>
 export type Report = {
   chambers: Record<string, Result>
   members: ({ chamber: string; email: string } & Result)[]
-  summary: Record<Status, number>
+  // The run's counts (bulk-output.ts's vocabulary): `created_earlier` and `invalid` beside the
+  // statuses.
+  summary: RunCounts
 }
 
 export async function seed(opts: Options, ctx: Context): Promise<void> {

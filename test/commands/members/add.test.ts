@@ -347,7 +347,9 @@ describe('members add --from-file: bulk', () => {
     expect(posts(MEMBER_POSTS)).toHaveLength(9)
     // Neither failure can succeed when sent again (one is invalid, the server refused the other
     // for good): no --resume is advised.
-    expect(screenLines(stderr)).toEqual([expect.stringMatching(summaryLine('8 created, 2 failed'))])
+    expect(screenLines(stderr)).toEqual([
+      expect.stringMatching(summaryLine('8 created, 1 invalid, 1 failed')),
+    ])
   })
 
   it('lets flags override that field in every row', async () => {
@@ -375,7 +377,7 @@ describe('members add --from-file: bulk', () => {
     expect(results()[2]!.error?.message).toBe('email is required')
     expect(posts(MEMBER_POSTS)).toEqual([])
     expect(await state().members(chamber)).toEqual([])
-    expectSummary(stderr, /^2 valid, 1 failed$/)
+    expectSummary(stderr, /^2 valid, 1 invalid$/)
   })
 
   const FORMATS: [string, (stdout: string) => string[][]][] = [
@@ -513,7 +515,7 @@ describe('members add --from-file: bulk', () => {
     const { code, stdout, stderr } = await finishes(session)
     expect(code).toBe(1)
     // The invalid row is never sent; the last frame counts every row that was, and stays.
-    expect(frames(stderr).at(-1)).toMatch(/^█{24} 3\/3 rows sent \| \d+\/s \| ETA 0s$/)
+    expect(frames(stderr).at(-1)).toMatch(/^█{24} 3\/3 rows \| \d+\/s \| ETA 0s$/)
     // The last frame ends its line and stays.
     expect(stderr).toContain('ETA 0s\u001b[0K\u001b[?7h\u001b8\n')
     const shown = screenLines(stdout)
@@ -522,7 +524,7 @@ describe('members add --from-file: bulk', () => {
     expect(shown[0]).toMatch(/^row +status +reason +email$/)
     expect(shown[1]).toMatch(/^4 +failed +email must be a valid e-mail address +not-an-address$/)
     expect(startsOfLines(session.screen(), stdout.slice(0, 8))).toEqual(['clean'])
-    expectSummary(stderr, summaryLine('3 created, 1 failed'))
+    expectSummary(stderr, summaryLine('3 created, 1 invalid'))
   })
 
   it('on a terminal with --verbose: every row', async () => {
@@ -551,8 +553,8 @@ describe('members add --from-file: bulk', () => {
       'failed',
     ])
     expect(startsOfLines(session.screen(), '{"row"')).toEqual(Array(4).fill('clean'))
-    expect(frames(stderr).at(-1)).toMatch(/ 3\/3 rows sent /)
-    expectSummary(stderr, summaryLine('3 created, 1 failed'))
+    expect(frames(stderr).at(-1)).toMatch(/ 3\/3 rows \| /)
+    expectSummary(stderr, summaryLine('3 created, 1 invalid'))
   })
 })
 

@@ -25,12 +25,24 @@ const { sandbox, demo, configDir, run, runBare } = useDemoSandbox()
 const tempDir = useTempDirs('chamberctl-seed-')
 
 type Status = 'created' | 'skipped' | 'failed' | 'unknown' | 'not_sent'
+type Count = Status | 'created_earlier' | 'invalid'
+// A report's summary: every count, zero unless given.
+const summary = (counts: Partial<Record<Count, number>>): Record<Count, number> => ({
+  created: 0,
+  created_earlier: 0,
+  skipped: 0,
+  invalid: 0,
+  failed: 0,
+  unknown: 0,
+  not_sent: 0,
+  ...counts,
+})
 type RowError = { status: number | null; code: string; message: string; fields: object }
 type Outcome = { id: string | null; status: Status; error: RowError | null }
 type Report = {
   chambers: Record<string, Outcome>
   members: ({ chamber: string; email: string } & Outcome)[]
-  summary: Record<Status, number>
+  summary: Record<Count, number>
 }
 
 let api: ApiClient
@@ -125,7 +137,7 @@ describe('seed: creates in the order of the references', () => {
       expect(stderr).toMatch(summaryLine('5 created'))
       expect(lines(stderr)).toHaveLength(1)
       const report = parseReport(stdout)
-      expect(report.summary).toEqual({ created: 5, skipped: 0, failed: 0, unknown: 0, not_sent: 0 })
+      expect(report.summary).toEqual(summary({ created: 5 }))
       const { berlin, potsdam } = report.chambers
       expect(berlin).toEqual({ id: expect.stringMatching(/^ch_/), status: 'created', error: null })
       expect(potsdam).toEqual({ id: expect.stringMatching(/^ch_/), status: 'created', error: null })
@@ -252,10 +264,10 @@ describe('seed --skip-existing', () => {
       reportFile,
     ])
     expect(code, stderr).toBe(0)
-    expect(stderr).toMatch(summaryLine('5 skipped'))
+    expect(stderr).toMatch(summaryLine('5 skipped as existing'))
     expect(lines(stderr)).toHaveLength(1)
     const report = parseReport(stdout)
-    expect(report.summary).toEqual({ created: 0, skipped: 5, failed: 0, unknown: 0, not_sent: 0 })
+    expect(report.summary).toEqual(summary({ skipped: 5 }))
     const skipped = (outcome: Outcome) => ({ ...outcome, status: 'skipped' })
     expect(report.chambers).toEqual({
       potsdam: skipped(firstReport.chambers.potsdam!),
@@ -306,7 +318,7 @@ describe('seed --skip-existing', () => {
       ['skipped', last.id],
       ['created', expect.stringMatching(/^mb_/)],
     ])
-    expect(report.summary).toEqual({ created: 1, skipped: 2, failed: 0, unknown: 0, not_sent: 0 })
+    expect(report.summary).toEqual(summary({ created: 1, skipped: 2 }))
     expect(creates()).toEqual([`POST /v2/chambers/${BIG_CHAMBER}/members 201`])
   })
 
@@ -393,7 +405,7 @@ describe('seed --skip-existing', () => {
       `fresh@${tag}.example.com`,
       `known@${tag}.example.com`,
     ])
-    expect(report.summary).toEqual({ created: 5, skipped: 3, failed: 0, unknown: 0, not_sent: 0 })
+    expect(report.summary).toEqual(summary({ created: 5, skipped: 3 }))
     expect(creates()).toHaveLength(5)
   })
 })
@@ -815,7 +827,7 @@ describe('seed: a failed chamber fails its dependants and nothing else', () => {
       ['member', 'fine', 'created', ''],
     ])
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report
-    expect(report.summary).toEqual({ created: 2, skipped: 0, failed: 4, unknown: 0, not_sent: 0 })
+    expect(report.summary).toEqual(summary({ created: 2, failed: 4 }))
     const dependency = (what: string) => ({
       status: null,
       code: 'dependency',
@@ -862,7 +874,7 @@ describe('seed --report', () => {
       ])
       expect(code).toBe(1)
       const report = parseReport(stdout)
-      expect(report.summary).toEqual({ created: 5, skipped: 0, failed: 0, unknown: 0, not_sent: 0 })
+      expect(report.summary).toEqual(summary({ created: 5 }))
       expect(await emailsIn(report.chambers.potsdam!.id!)).toEqual([`carl@${tag}.example.com`])
       expect(lines(stderr)).toEqual([
         expect.stringMatching(summaryLine('5 created')),
@@ -965,13 +977,7 @@ describe('seed --concurrency', () => {
       }
       const { code, stdout, stderr } = await seeding.done
       expect(code, stderr).toBe(0)
-      expect(parseReport(stdout).summary).toEqual({
-        created: total,
-        skipped: 0,
-        failed: 0,
-        unknown: 0,
-        not_sent: 0,
-      })
+      expect(parseReport(stdout).summary).toEqual(summary({ created: total }))
       expect(gate.maxOpen()).toBe(limit)
       expect(gate.connections()).toBe(limit)
     })
@@ -1015,13 +1021,7 @@ describe('seed: Ctrl-C', () => {
       expect(report.members.map((m) => m.email)).toEqual(
         [1, 2, 3, 4, 5, 6].flatMap((i) => [1, 2].map((j) => `m${j}.hq${i}@${tag}.example.com`)),
       )
-      expect(report.summary).toEqual({
-        created: 4,
-        skipped: 0,
-        failed: 0,
-        unknown: 0,
-        not_sent: 14,
-      })
+      expect(report.summary).toEqual(summary({ created: 4, not_sent: 14 }))
       const outcomes = [...Object.values(report.chambers), ...report.members]
       for (const outcome of outcomes.filter((o) => o.status !== 'created')) {
         expect(outcome).toMatchObject({ id: null, status: 'not_sent', error: null })
