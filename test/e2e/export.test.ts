@@ -48,7 +48,9 @@ describe.each([
     expect(seeded.code, seeded.stderr).toBe(0)
     expect((JSON.parse(seeded.stdout) as Report).summary).toEqual({
       created: chambers.length + members.length,
+      created_earlier: 0,
       skipped: 0,
+      invalid: 0,
       failed: 0,
       unknown: 0,
       not_sent: 0,
@@ -61,7 +63,9 @@ describe.each([
     expect(again.code, again.stderr).toBe(0)
     expect((JSON.parse(again.stdout) as Report).summary).toEqual({
       created: 0,
+      created_earlier: 0,
       skipped: chambers.length + members.length,
+      invalid: 0,
       failed: 0,
       unknown: 0,
       not_sent: 0,

@@ -70,7 +70,15 @@ describe('seed (built)', () => {
       chambers: Record<string, { id: string; status: string }>
       summary: Record<string, number>
     }
-    expect(report.summary).toEqual({ created: 0, skipped: 3, failed: 0, unknown: 0, not_sent: 0 })
+    expect(report.summary).toEqual({
+      created: 0,
+      created_earlier: 0,
+      skipped: 3,
+      invalid: 0,
+      failed: 0,
+      unknown: 0,
+      not_sent: 0,
+    })
     expect(report.chambers.main!.id).toBe(rows[1]![4])
     expect(report.chambers.branch!.id).toBe(rows[0]![4])
     expect(creates()).toEqual([])

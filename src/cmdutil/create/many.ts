@@ -163,9 +163,11 @@ function resultsOptions<B extends Body>(
           error?: { code: string; message: string; fields?: Record<string, string[]> }
         }
         const at = byLine ? { line: lines.get(row) ?? null } : { row }
-        // An invalid row's message already names each field.
-        const reason = error?.code === 'invalid' ? error.message : error && reasonText(error)
-        return { ...at, status, [field]: result[field], reason }
+        // An invalid row's message already names each field; it is shown `invalid`, as the
+        // summary counts it (its result's status is `failed`, with the code `invalid`).
+        const invalid = error?.code === 'invalid'
+        const reason = invalid ? error.message : error && reasonText(error)
+        return { ...at, status: invalid ? 'invalid' : status, [field]: result[field], reason }
       },
     },
   }

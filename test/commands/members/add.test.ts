@@ -522,7 +522,7 @@ describe('members add --from-file: bulk', () => {
     expect(shown).toHaveLength(2)
     // The reason before the e-mail: at 60 columns it is the e-mail that is left out.
     expect(shown[0]).toMatch(/^row +status +reason +email$/)
-    expect(shown[1]).toMatch(/^4 +failed +email must be a valid e-mail address +not-an-address$/)
+    expect(shown[1]).toMatch(/^4 +invalid +email must be a valid e-mail address +not-an-address$/)
     expect(startsOfLines(session.screen(), stdout.slice(0, 8))).toEqual(['clean'])
     expectSummary(stderr, summaryLine('3 created, 1 invalid'))
   })
