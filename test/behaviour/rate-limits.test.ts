@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { recordingSleep, useDemoSandbox, startSession } from '../helpers/run-main.js'
-import { summaryLine, ndjson } from '../helpers/output.js'
+import { lines, summaryLine, ndjson } from '../helpers/output.js'
 import { useTempDirs } from '../helpers/sandbox.js'
 import { isCreate } from '../helpers/gate.js'
 import { startFakeApi } from '../helpers/fake-api.js'
@@ -178,6 +178,8 @@ describe('Ctrl-C while the run waits after a 429', () => {
     // The refused row was recorded as failed, not as sent: nothing of unknown outcome.
     expect(stderr).toContain('Resuming an earlier run (1 created earlier)')
     expect(stderr).not.toContain('unknown')
+    // What this run created, and the one the earlier run had.
+    expect(lines(stderr).at(-1)).toMatch(summaryLine('4 created, 1 created earlier'))
     expect(await emailsIn('ch_0001', 'waiting')).toEqual([...emails].sort())
   })
 })
