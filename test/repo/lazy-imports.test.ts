@@ -1,6 +1,7 @@
 // Start-up time: the modules every command loads must not pull in the table (display width),
 // colour, CSV or progress bar libraries; only the code path that needs them may.
 import { readdir, readFile } from 'node:fs/promises'
+import { posix } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const HEAVY = ['string-width', 'chalk', 'csv-stringify', 'cli-progress']
@@ -33,6 +34,34 @@ describe('lazy loading', () => {
     expect(imports).toContain('./values.js')
     expect(imports).not.toContain('./table.js')
     expect(imports).not.toContain('./record-view.js')
+  })
+})
+
+// The src/ files a module loads with it: its static imports that are not `import type`, and
+// theirs, relative ones only.
+async function loadedWith(file: string): Promise<Set<string>> {
+  const loaded = new Set<string>()
+  const visit = async (at: string): Promise<void> => {
+    if (loaded.has(at)) return
+    loaded.add(at)
+    const source = await readFile(new URL(`../../src/${at}`, import.meta.url), 'utf8')
+    for (const match of source.matchAll(STATIC_IMPORT)) {
+      const name = match[1] as string
+      if (/^\s*import\s+type\s/.test(match[0]) || !name.startsWith('.')) continue
+      await visit(posix.join(posix.dirname(at), name).replace(/\.js$/, '.ts'))
+    }
+  }
+  await visit(file)
+  return loaded
+}
+
+describe('the create declarations', () => {
+  it('a list does not load the create schemas: the descriptors reach them only when a create runs', async () => {
+    const loaded = await loadedWith('api/resources/index.ts')
+    // The walk does follow the descriptors' imports.
+    expect(loaded).toContain('api/resources/chambers.ts')
+    expect(loaded).toContain('api/resources/kinds.ts')
+    expect(loaded).not.toContain('api/schemas.ts')
   })
 })
 

@@ -30,7 +30,7 @@ export const widgets = {
   columns: ['id', 'name', 'code', 'color'],
   create: creates<WidgetCreate>({
     noun: 'widget',
-    schema: widgetCreateSchema,
+    schema: async () => widgetCreateSchema,
     path: () => '/widgets',
     send: (client, _parent, body, options) => post(client, body, options?.paced),
     list: (client) => async (page) =>

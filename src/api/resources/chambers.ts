@@ -1,4 +1,3 @@
-import { chamberCreateSchema } from '../schemas.js'
 import type { ChamberCreate } from '../schemas.js'
 import { creates } from './descriptor.js'
 import type { Creates, Descriptor } from './descriptor.js'
@@ -29,7 +28,7 @@ export const chambers = {
   // `chambers create` and `seed`: a chamber is known by its name, trimmed, in any letter case.
   create: creates<ChamberCreate>({
     noun: 'chamber',
-    schema: chamberCreateSchema,
+    schema: async () => (await import('../schemas.js')).chamberCreateSchema,
     path: () => '/chambers',
     send: (client, _parent, body, options) => client.chambers.create(body, options),
     list: (client) => (page) => client.chambers.list(page),

@@ -24,14 +24,19 @@ export type Descriptor<Create = unknown> = {
   create?: Create
 }
 
+export type CreateSchema<B> = z.ZodMiniType<B> & {
+  shape: Readonly<Record<string, z.ZodMiniType>>
+}
+
 // A write verb as data: one generic path creates one record from flags, a file and prompts, and
 // one creates many through the bulk runner, from this alone. `B` is the request body; records
 // made `under` a chamber are sent with its id.
 export type Creates<B> = {
   // Singular, in messages: "member is not valid: email".
   noun: string
-  // Strict: what is sent (src/api/schemas.ts).
-  schema: z.ZodMiniType<B> & { shape: Readonly<Record<string, z.ZodMiniType>> }
+  // Strict: what is sent (src/api/schemas.ts). Loaded when a create runs, not with the
+  // descriptor: a list, which every request is, never builds the request schemas.
+  schema(): Promise<CreateSchema<B>>
   under?: 'chamber'
   // The path the create posts to (the parent's id as one segment), for --dry-run.
   path(parent: string | undefined): string

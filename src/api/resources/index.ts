@@ -5,7 +5,7 @@ import { members } from './members.js'
 
 export { chambers, events, members }
 export { checkFields, columnsOf, fieldNames } from './descriptor.js'
-export type { Creates, Descriptor } from './descriptor.js'
+export type { Creates, CreateSchema, Descriptor } from './descriptor.js'
 
 export const RESOURCES = { chambers, members, events } as const
 export type Resource = keyof typeof RESOURCES

@@ -1,6 +1,5 @@
 import { emailKey } from '../email.js'
 import { pathSegment } from '../paths.js'
-import { memberCreateSchema } from '../schemas.js'
 import type { MemberCreate } from '../schemas.js'
 import { creates } from './descriptor.js'
 import type { Creates, Descriptor } from './descriptor.js'
@@ -27,7 +26,7 @@ export const members = {
   // `members add`, one or many: a member is known by its e-mail in its chamber.
   create: creates<MemberCreate>({
     noun: 'member',
-    schema: memberCreateSchema,
+    schema: async () => (await import('../schemas.js')).memberCreateSchema,
     under: 'chamber',
     path: (chamberId = '') => `/chambers/${pathSegment(chamberId, 'chamber id')}/members`,
     send: (client, chamberId = '', body, options) => client.members.add(chamberId, body, options),

@@ -7,7 +7,7 @@ import type { AnswerId, AnswerRecord } from '../../api/answers.js'
 import type { Client } from '../../api/client.js'
 import { toFieldErrors } from '../../api/schemas.js'
 import { columnsOf } from '../../api/resources/index.js'
-import type { Creates } from '../../api/resources/index.js'
+import type { Creates, CreateSchema } from '../../api/resources/index.js'
 import { ExitCode, SilentError } from '../../errors.js'
 import { bulkSummary, reasonText, writeBulkResults } from '../../io/bulk-output.js'
 import type { BulkResultsOptions, Counts } from '../../io/bulk-output.js'
@@ -40,8 +40,9 @@ export async function createMany<B extends Body, O extends CreateOptions, A>(
   const concurrency = opts.concurrency ?? 1
   // Flags given with the file override the same field of every row.
   const overrides = verb.body(opts, {})
-  if (input.header) checkHeader(create, input.header, input.source, overrides)
-  const jobs = input.rows.map(({ row, value }) => prepare(create, row, verb.body(opts, value)))
+  const schema = await create.schema()
+  if (input.header) checkHeader(create.noun, schema, input.header, input.source, overrides)
+  const jobs = input.rows.map(({ row, value }) => prepare(schema, row, verb.body(opts, value)))
   if (create.under && parent !== undefined) await requireChamber(client, parent)
   const index = new RecordIndex(client, create)
   const key = (job: Job<B>) => job.body?.[create.key.field]
@@ -173,8 +174,8 @@ function resultsOptions<B extends Body>(
   }
 }
 
-function prepare<B extends Body>(create: Creates<B>, row: number, input: Body): Job<B> {
-  const parsed = create.schema.safeParse(input)
+function prepare<B extends Body>(schema: CreateSchema<B>, row: number, input: Body): Job<B> {
+  const parsed = schema.safeParse(input)
   if (parsed.success) return { row, input, body: parsed.data }
   const fields = toFieldErrors(parsed.error)
   const message = Object.entries(fields)
@@ -197,14 +198,15 @@ const flagOf = (field: string) => `--${field.replace(/_/g, '-')}`
 // A CSV header without a required column fails every row the same way: that is one problem of
 // the file, reported once (with a did-you-mean for its unknown columns), and nothing is sent.
 function checkHeader<B>(
-  create: Creates<B>,
+  noun: string,
+  schema: CreateSchema<B>,
   header: CsvHeader,
   source: string,
   overrides: Body,
 ): void {
-  const known = Object.keys(create.schema.shape)
+  const known = Object.keys(schema.shape)
   // The fields every record needs, as the schema says, and the flag that gives each instead.
-  const required = Object.entries(create.schema.shape)
+  const required = Object.entries(schema.shape)
     .filter(([, schema]) => !schema.safeParse(undefined).success)
     .map(([field]) => field)
   const missing = required.filter((f) => !header.columns.includes(f) && !(f in overrides))
@@ -214,7 +216,7 @@ function checkHeader<B>(
     .map((column) => `; unknown column ${column} (${unknownName(column, known)})`)
   throw new InputError(
     `${source}: header (line ${header.line}): no ${missing.join(', ')} column: every ` +
-      `${create.noun} needs it (or give ${missing.map(flagOf).join(', ')})${unknown.join('')}`,
+      `${noun} needs it (or give ${missing.map(flagOf).join(', ')})${unknown.join('')}`,
     { source, line: header.line },
   )
 }

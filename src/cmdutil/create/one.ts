@@ -17,8 +17,9 @@ export async function createOne<B extends Body, O extends CreateOptions, A>(
 ): Promise<void> {
   const { globals } = ctx
   const { create } = verb.resource
+  const schema = await create.schema()
   const prompting = checkGiven(
-    create.schema,
+    schema,
     body,
     create.noun,
     verb.missing(body),
@@ -27,7 +28,7 @@ export async function createOne<B extends Body, O extends CreateOptions, A>(
   const how = { client, ctx, parent: opts.parent, optional: !globals.yes }
   const asked = prompting ? { answers: await verb.ask(body, how) } : undefined
 
-  const valid = validated(create.schema, body, create.noun)
+  const valid = validated(schema, body, create.noun)
   if (opts.dryRun) {
     return printDryRun(ctx, 'POST', client.baseUrl + create.path(opts.parent), valid)
   }
