@@ -250,13 +250,17 @@ export async function startTable(
 // name, a longer e-mail) takes what the terminal allows: a whole one is printed whole, free text
 // is cut only where the row would pass the terminal, never below its settled width unless a whole
 // value needs the room (then down to MIN_CELL_WIDTH). Such a row is wider than the first ones.
+// The last cell is not padded: it takes only its own width.
 function rowWidths(
   cells: readonly string[],
   free: readonly boolean[],
   settled: readonly number[],
   width: number,
 ): number[] {
-  const wanted = cells.map((cell, at) => Math.max(settled[at]!, cellWidth(cell)))
+  const last = cells.length - 1
+  const wanted = cells.map((cell, at) =>
+    at === last ? cellWidth(cell) : Math.max(settled[at]!, cellWidth(cell)),
+  )
   if (width === Infinity) return wanted
   return fitFree(
     wanted,
@@ -266,7 +270,12 @@ function rowWidths(
   )
 }
 
-// Cut to `width` terminal cells with "…", by grapheme, so that no character is split.
+// A word of free text that names something exactly (an e-mail address, a URL, an id such as
+// ch_0003): cut, it would name something else.
+const EXACT_WORD = /^\S*(?:@|:\/\/)\S*$|^[a-z]+_\d+\W?$/i
+
+// Cut to `width` terminal cells with "…", by grapheme, so that no character is split, and before
+// a word that names something exactly rather than inside it.
 export function fit(text: string, width: number): string {
   if (cellWidth(text) <= width) return text
   let out = ''
@@ -277,5 +286,9 @@ export function fit(text: string, width: number): string {
     out += segment
     used += w
   }
+  // The word the cut falls in: its start in `out`, its rest after it.
+  const start = /\S+$/.exec(out)
+  const rest = /^\S+/.exec(text.slice(out.length))
+  if (start && rest && EXACT_WORD.test(start[0] + rest[0])) out = out.slice(0, start.index)
   return `${out}…`
 }

@@ -101,6 +101,22 @@ describe('table layout', () => {
     expect(lines[4]).toContain('  Bulk Person 0004 of Potsdam  ')
   })
 
+  it('counts the last column at its own width: it is not padded', async () => {
+    const row = (i: number, name: string, status: string) => ({
+      ...member(i, name),
+      email: `${name.toLowerCase().replace(' ', '.')}@berlin.example.com`,
+      status,
+    })
+    const { lines } = await print(
+      columnsOf(members),
+      [[row(1, 'Margaret Sutherland', 'inactive')], [row(2, 'Katherine Sutherland', 'active')]],
+      80,
+    )
+    expect(lines[2]).toBe(
+      'mem_00002  Katherine Sutherland  katherine.sutherland@berlin.example.com  active',
+    )
+  })
+
   it('--wide pads free text to a cap, so one long name does not push every row', async () => {
     const long = 'N'.repeat(86)
     const table = await startTable(columnsOf(members), [member(1, long), ...page(2, 3)], {
@@ -147,5 +163,19 @@ describe('bulk failure table', () => {
     const { lines, dropped } = await print(columns, [[failure(1, taken)]], 60)
     expect(dropped).toEqual(['email'])
     expect(lines[1]).toBe(`1    failed  ${taken.slice(0, 46)}…`)
+  })
+
+  it('cuts a reason before an e-mail address or an id in it, never inside one', async () => {
+    const member = 'email: ada.lovelace@munich.example.com is already a member of ch_0003'
+    const at = async (width: number) =>
+      (await print(columns, [[failure(1, member)]], width)).lines[1]
+    expect(await at(40)).toBe('1    failed  email: …')
+    // An ordinary word is cut where the room ends.
+    expect(await at(60)).toBe('1    failed  email: ada.lovelace@munich.example.com is alre…')
+    const { lines } = await print(columns, [[failure(1, 'duplicate of the member mb_000001')]], 40)
+    expect(lines[1]).toBe('1    failed  duplicate of the member …')
+    expect(await at(80)).toBe(
+      '1    failed  email: ada.lovelace@munich.example.com is al…  person.1@example.org',
+    )
   })
 })
