@@ -54,17 +54,55 @@ export function forReader(markdown: string, page: Page): string {
   return renderer ? renderer(markdown, page) : `${markdown.trimEnd()}\n`
 }
 
+// Below this many cells beside its term, an item's description goes under the term instead.
+const MIN_DESCRIPTION_WIDTH = 20
+// How far a description under its term stands in.
+const UNDER_TERM = ' '.repeat(6)
+
 export function configureHelp(program: Command, io: IO): void {
   program.configureHelp({
     // Descriptions wrap even in a narrow terminal (commander stops wrapping below 40 columns).
-    minWidthToWrap: 20,
+    minWidthToWrap: MIN_DESCRIPTION_WIDTH,
     formatHelp(cmd, helper) {
       if (!cmd.parent) return rootHelp(cmd, helper)
       const page = pageOf(io, helper.helpWidth)
-      return Help.prototype.formatHelp.call(helper, cmd, helper) + commandExtras(cmd, page)
+      return Help.prototype.formatHelp.call(helper, cmd, helper) + commandExtras(cmd, helper, page)
+    },
+    // The usage line wraps under itself.
+    commandUsage(this: Help, cmd) {
+      const usage = Help.prototype.commandUsage.call(this, cmd)
+      const shown = cmd.parent
+        ? usage
+        : usage.replace('[options] [command]', '<command> [subcommand] [options]')
+      const indent = ' '.repeat('Usage: '.length)
+      return this.boxWrap(shown, helpWidthOf(this) - indent.length).replaceAll('\n', `\n${indent}`)
+    },
+    // Where the terms leave too little room beside them (a narrow terminal), each description
+    // goes under its term, wrapped to the terminal.
+    formatItem(this: Help, term, termWidth, description, helper) {
+      if (!description || helpWidthOf(this) - termWidth - 4 >= MIN_DESCRIPTION_WIDTH) {
+        return Help.prototype.formatItem.call(this, term, termWidth, description, helper)
+      }
+      const wrapped = helper.boxWrap(description, helpWidthOf(this) - UNDER_TERM.length)
+      return `  ${term}\n${UNDER_TERM}${wrapped.replaceAll('\n', `\n${UNDER_TERM}`)}`
     },
   })
 }
+
+function helpWidthOf(helper: Help): number {
+  return helper.helpWidth ?? HELP_WIDTH
+}
+
+// `What: command to type` on one line where it fits, else the command on a line of its own under
+// the words, so that it is never broken.
+function pointer(helper: Help, what: string, command: string, width: number): string {
+  const line = `${what} ${command}`
+  if (helper.displayWidth(line) <= width) return line
+  return `${helper.boxWrap(what, width)}\n  ${command}`
+}
+
+// commander's own default, for help that goes to a pipe or to stderr.
+export const HELP_WIDTH = 80
 
 // Help is written to stdout through this: through the pager when stdout is a terminal and the
 // text is longer than it, under the rules every paged output follows (cmdutil/globals.ts).
@@ -93,14 +131,15 @@ export function writeHelp(
 
 // What the help shows after commander's part: where the global options are, the long
 // description, the examples, then the topics that say more.
-function commandExtras(cmd: Command, page: Page): string {
+function commandExtras(cmd: Command, helper: Help, page: Page): string {
   const parts: string[] = []
   if (takesGlobals(cmd)) {
-    parts.push(`Global options: chamberctl help options ${commandPath(cmd).join(' ')}`)
+    const command = `chamberctl help options ${commandPath(cmd).join(' ')}`
+    parts.push(pointer(helper, 'Global options:', command, page.width))
   }
   const long = longOf(cmd)
   if (long) parts.push(forReader(long, page).trimEnd())
-  const examples = exampleText(cmd)
+  const examples = exampleText(cmd, page.width)
   if (examples) parts.push(`Examples:\n${examples}`)
   const topics = topicsOf(cmd)
   if (topics.length)
@@ -109,13 +148,45 @@ function commandExtras(cmd: Command, page: Page): string {
   return `\n${parts.join('\n\n')}\n`
 }
 
-export function exampleText(cmd: Command): string {
-  return (
-    examplesOf(cmd)
-      // A line continued with `\` goes on under the command, as a shell shows it.
-      .map(([what, line]) => `  # ${what}\n  $ ${line.replaceAll('\n', '\n  ')}`)
-      .join('\n\n')
-  )
+// The examples in `width` columns: the comment wrapped as comments, the command line continued
+// with ` \` where it breaks (as the examples that already do go on under the command), so that
+// it still runs as copied.
+export function exampleText(cmd: Command, width = HELP_WIDTH): string {
+  return examplesOf(cmd)
+    .map(([what, line]) => {
+      const comment = wrapWords(what.split(' '), width - '  # '.length).map((l) => `  # ${l}`)
+      return [...comment, ...commandLines(line, width)].join('\n')
+    })
+    .join('\n\n')
+}
+
+// `$ command`, the author's continuation lines under it, each broken again where it does not fit,
+// at a space outside quotes.
+function commandLines(line: string, width: number): string[] {
+  const segments = line.split(/ \\\n\s*/)
+  return segments.flatMap((segment, at) => {
+    const last = at === segments.length - 1
+    const words = segment.match(/(?:[^\s'"]+|'[^']*'|"(?:[^"\\]|\\.)*")+/g) ?? []
+    // Every line stands in 4 cells ("  $ " or "    "); all but the last end in " \\".
+    const whole = last && segment.length <= width - 4
+    const lines = whole ? [words.join(' ')] : wrapWords(words, width - 6)
+    const tail = last ? lines.pop()! : undefined
+    return [...lines.map((l) => `${l} \\`), ...(tail === undefined ? [] : [tail])].map((l, i) =>
+      at === 0 && i === 0 ? `  $ ${l}` : `    ${l}`,
+    )
+  })
+}
+
+// Words on lines of at most `width` cells (a longer word has a line of its own).
+function wrapWords(words: readonly string[], width: number): string[] {
+  const lines: string[] = []
+  for (const word of words) {
+    const current = lines.at(-1)
+    if (current !== undefined && current.length + 1 + word.length <= width) {
+      lines[lines.length - 1] = `${current} ${word}`
+    } else lines.push(word)
+  }
+  return lines
 }
 
 function rootHelp(program: Command, helper: Help): string {
@@ -134,11 +205,11 @@ function rootHelp(program: Command, helper: Help): string {
   const item = (term: string, description: string) =>
     helper.formatItem(term, width, description, helper)
   const section = (title: string, items: string[]) => [title, ...items, '']
-  const examples = exampleText(program)
+  const examples = exampleText(program, helpWidthOf(helper))
   return [
-    helper.boxWrap(helper.commandDescription(program), helper.helpWidth ?? 80),
+    helper.boxWrap(helper.commandDescription(program), helpWidthOf(helper)),
     '',
-    `Usage: ${helper.commandUsage(program).replace('[options] [command]', '<command> [subcommand] [options]')}`,
+    `Usage: ${helper.commandUsage(program)}`,
     '',
     ...section(
       'Commands:',
@@ -152,7 +223,12 @@ function rootHelp(program: Command, helper: Help): string {
       'Options:',
       options.map((o) => item(helper.optionTerm(o), helper.optionDescription(o))),
     ),
-    'Global options, such as --profile, --sandbox, -o and --jq: chamberctl help options',
+    pointer(
+      helper,
+      'Global options, such as --profile, --sandbox, -o and --jq:',
+      'chamberctl help options',
+      helpWidthOf(helper),
+    ),
     '',
     ...(examples ? ['Examples:', examples, ''] : []),
   ].join('\n')
@@ -160,24 +236,41 @@ function rootHelp(program: Command, helper: Help): string {
 
 // `help options`: every global option, with the environment variable that stands in for it;
 // `help options <command...>`: those that command takes.
-export function globalOptionsHelp(program: Command, command?: Command): string {
+export function globalOptionsHelp(
+  program: Command,
+  command?: Command,
+  helpWidth = HELP_WIDTH,
+): string {
   const helper = program.createHelp()
+  helper.prepareContext({ helpWidth })
   const options = program.options.filter(
     (o) => o.long !== '--version' && (!command || takesGlobal(command, o.long ?? '')),
   )
   const width = Math.max(...options.map((o) => helper.displayWidth(helper.optionTerm(o))))
   const name = command && ['chamberctl', ...commandPath(command)].join(' ')
+  const wrap = (text: string) => helper.boxWrap(text, helpWidth)
   return [
-    name
-      ? `Global options that ${name} takes, before or after its name.`
-      : 'Global options: every command takes those that apply to it, before or after its name.',
+    wrap(
+      name
+        ? `Global options that ${name} takes, before or after its name.`
+        : 'Global options: every command takes those that apply to it, before or after its name.',
+    ),
     '',
     ...options.map((o: Option) =>
       helper.formatItem(helper.optionTerm(o), width, helper.optionDescription(o), helper),
     ),
     '',
-    ...(name ? [] : ['The ones a command takes: chamberctl help options <command...>']),
-    'Environment variables: chamberctl help environment',
+    ...(name
+      ? []
+      : [
+          pointer(
+            helper,
+            'The ones a command takes:',
+            'chamberctl help options <command...>',
+            helpWidth,
+          ),
+        ]),
+    pointer(helper, 'Environment variables:', 'chamberctl help environment', helpWidth),
     '',
   ].join('\n')
 }
@@ -203,7 +296,7 @@ export function addHelpCommand(program: Command, io: IO): void {
       if (first === 'options') {
         const command = rest.length ? findCommand(program, rest) : undefined
         if (command === undefined || takesGlobals(command))
-          return write(globalOptionsHelp(program, command))
+          return write(globalOptionsHelp(program, command, pageOf(io).width))
         throw new UsageError(`chamberctl ${rest.join(' ')} takes no global options`)
       }
       if (path.length === 1 && first !== undefined) {

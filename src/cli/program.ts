@@ -20,11 +20,8 @@ import { VERSION } from '../cmdutil/version.js'
 import { about } from '../cmdutil/manual.js'
 import { isNear } from '../io/suggest.js'
 import type { TopLevelCommand } from './commands.js'
-import { addHelpCommand, configureHelp, nounsShowHelp, writeHelp } from './help.js'
+import { addHelpCommand, configureHelp, HELP_WIDTH, nounsShowHelp, writeHelp } from './help.js'
 import { commandPath } from './tree.js'
-
-// commander's own default, for help that goes to a pipe or to stderr.
-const HELP_WIDTH = 80
 
 type Register = (program: Command, ctx: Context) => void
 

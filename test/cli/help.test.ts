@@ -177,7 +177,8 @@ describe('help', () => {
     async (_name, path) => {
       const help = (await runMain([...path, '--help'])).stdout
       const named = [...help.matchAll(/^ {2}chamberctl help (\S+)$/gm)].map((m) => m[1]!)
-      for (const topic of named) expect(Object.keys(TOPICS)).toContain(topic)
+      const pages = [...Object.keys(TOPICS), 'options', 'reference']
+      for (const topic of named) expect(pages).toContain(topic)
     },
   )
 
@@ -222,14 +223,38 @@ describe('help', () => {
     expect(add).toMatch(/--concurrency <n>[^(]+\(default:\s+8\)/)
   })
 
-  it('fits the terminal it is shown in', async () => {
-    const { stdout } = await runMain(['members', 'add', '--help'], {
+  it.each([
+    [['--help'], 40],
+    [['--help'], 60],
+    [['members'], 40],
+    [['members', 'add', '--help'], 40],
+    [['members', 'add', '--help'], 60],
+    [['help', 'options'], 40],
+    [['help', 'options'], 60],
+  ])('%j fits a terminal %i columns wide', async (args, width) => {
+    const { stdout } = await runMain(args, {
       stdoutIsTTY: true,
-      stdoutWidth: 60,
+      stdoutWidth: width,
+      env: { CHAMBERCTL_PAGER: '' },
     })
-    // Example lines are command lines to copy: they are never wrapped.
-    const prose = lines(stdout).filter((line) => !line.startsWith('  $ '))
-    expect(prose.filter((line) => line.length > 60)).toEqual([])
+    expect(stdout).toMatch(/^(?:Usage|Global options)/m)
+    expect(lines(stdout).filter((line) => line.length > width)).toEqual([])
+  })
+
+  it('breaks an example command with " \\" outside quotes, so that it runs as copied', async () => {
+    const at = async (width: number) =>
+      (await runMain(['members', 'add', '--help'], { stdoutIsTTY: true, stdoutWidth: width }))
+        .stdout
+    const commands = (help: string) =>
+      help
+        .split('\nExamples:\n')[1]!
+        .replace(/ \\\n\s*/g, ' ')
+        .split('\n')
+        .filter((line) => line.startsWith('  $ '))
+    expect(commands(await at(40))).toEqual(commands(await at(200)))
+    expect(await at(40)).toContain(
+      '  $ chamberctl members add ch_0001 \\\n    --name "Ada Lovelace" \\\n',
+    )
   })
 
   it('chamberctl alone prints the help on stdout and exits 0', async () => {
