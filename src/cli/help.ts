@@ -15,6 +15,7 @@ import { colorEnabled } from '../io/color.js'
 import type { IO } from '../io/streams.js'
 import { isNear } from '../io/suggest.js'
 import type { Page, renderMarkdown } from './render.js'
+import { continued, shellWords, wrapWords } from './shell-lines.js'
 import { commandPath, isHidden, TOPICS } from './tree.js'
 import type { Topic } from './tree.js'
 
@@ -160,33 +161,15 @@ export function exampleText(cmd: Command, width = HELP_WIDTH): string {
     .join('\n\n')
 }
 
-// `$ command`, the author's continuation lines under it, each broken again where it does not fit,
-// at a space outside quotes.
+// `$ command`, the author's continuation lines under it, each broken again where it does not fit.
 function commandLines(line: string, width: number): string[] {
   const segments = line.split(/ \\\n\s*/)
-  return segments.flatMap((segment, at) => {
-    const last = at === segments.length - 1
-    const words = segment.match(/(?:[^\s'"]+|'[^']*'|"(?:[^"\\]|\\.)*")+/g) ?? []
-    // Every line stands in 4 cells ("  $ " or "    "); all but the last end in " \\".
-    const whole = last && segment.length <= width - 4
-    const lines = whole ? [words.join(' ')] : wrapWords(words, width - 6)
-    const tail = last ? lines.pop()! : undefined
-    return [...lines.map((l) => `${l} \\`), ...(tail === undefined ? [] : [tail])].map((l, i) =>
+  return segments.flatMap((segment, at) =>
+    // Every line stands in 4 cells: "  $ " or "    ".
+    continued(shellWords(segment), width - 4, at === segments.length - 1).map((l, i) =>
       at === 0 && i === 0 ? `  $ ${l}` : `    ${l}`,
-    )
-  })
-}
-
-// Words on lines of at most `width` cells (a longer word has a line of its own).
-function wrapWords(words: readonly string[], width: number): string[] {
-  const lines: string[] = []
-  for (const word of words) {
-    const current = lines.at(-1)
-    if (current !== undefined && current.length + 1 + word.length <= width) {
-      lines[lines.length - 1] = `${current} ${word}`
-    } else lines.push(word)
-  }
-  return lines
+    ),
+  )
 }
 
 function rootHelp(program: Command, helper: Help): string {

@@ -6,7 +6,9 @@ import { stripVTControlCharacters } from 'node:util'
 import { render } from 'markdansi'
 import type { RenderOptions } from 'markdansi'
 import { Lexer } from 'marked'
+import type { Token } from 'marked'
 import stringWidth from 'string-width'
+import { shellLines } from './shell-lines.js'
 
 export type Page = { width: number; color: boolean }
 
@@ -28,13 +30,31 @@ export function renderMarkdown(markdown: string, { width, color }: Page): string
     .filter((block) => block.type !== 'space')
     .map((block) =>
       block.type === 'code'
-        ? indent(render(block.raw, { ...options, width: width - CODE_INDENT.length }))
+        ? indent(
+            render(codeFor(block, width - CODE_INDENT.length), {
+              ...options,
+              width: width - CODE_INDENT.length,
+            }),
+          )
         : render(block.raw, options),
     )
     .map((text) => text.replace(/^\n+|\s+$/g, ''))
     .filter((text) => text !== '')
   return `${blocks.map((text) => fit(text, width)).join('\n\n')}\n`
 }
+
+// A shell code block with its lines laid out in `width` cells (./shell-lines.ts); any other as
+// written.
+function codeFor(block: Token, width: number): string {
+  if (block.type !== 'code' || !SHELL.has(block.lang ?? '')) return block.raw
+  const text = (block.text as string)
+    .split('\n')
+    .flatMap((line) => shellLines(line, width))
+    .join('\n')
+  return `\`\`\`${block.lang}\n${text}\n\`\`\`\n`
+}
+
+const SHELL = new Set(['sh', 'bash', 'shell'])
 
 // markdansi lets a word longer than its line (or its table cell) run past it; such a line is cut
 // where the terminal would have broken it, without its colours.
