@@ -93,6 +93,16 @@ export function tablesIn(lines: readonly string[]): string[][] {
   return tables
 }
 
+// A shell comment in an example or a code block (`  # Log in once`): `# ` on an indented line
+// beside another line of the same block (standing in at least as far), not a heading.
+function shellComment(lines: readonly string[], at: number): boolean {
+  const depth = /^( {2,})# /.exec(lines[at]!)?.[1]!.length
+  if (depth === undefined) return false
+  const inBlock = (line: string | undefined) =>
+    line !== undefined && line.trim() !== '' && /^ */.exec(line)![0].length >= depth
+  return inBlock(lines[at - 1]) || inBlock(lines[at + 1])
+}
+
 // Markdown a terminal shows as is: headings, fences, code spans. With `quotedCommands`, a code
 // span that quotes a chamberctl command line is a message's way of quoting what to type.
 export function rawMarkdown(
@@ -101,8 +111,8 @@ export function rawMarkdown(
 ): string[] {
   const span = /`([^`\s][^`]*)`/g
   return lines.filter(
-    (line) =>
-      /^\s*#{1,6} /.test(line) ||
+    (line, at) =>
+      (/^\s*#{1,6} /.test(line) && !shellComment(lines, at)) ||
       /^\s*```/.test(line) ||
       [...line.matchAll(span)].some(
         ([, code]) => !(opts.quotedCommands && code!.startsWith('chamberctl ')),
