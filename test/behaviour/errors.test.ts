@@ -214,8 +214,9 @@ describe('exit 5: network', () => {
     expect(stderr).toMatch(
       /^error: no answer from 127\.0\.0\.1:\d+ after 3 attempts in \d+\.\d s \(each waited 0\.05 s\)$/m,
     )
+    // The attempts as the client made them: a 50 ms attempt on a loaded machine can end before
+    // the server has read it, so the server's count may be lower.
     expect(stderr.match(/^debug: GET .* → timeout .*attempt [123]\/3/gm)).toHaveLength(3)
-    expect(silent().requests).toHaveLength(3)
   })
 
   it('with CHAMBERCTL_TIMEOUT as well', async () => {
