@@ -126,7 +126,7 @@ __chamberctl_option_value() {
     'sandbox|--cors') REPLY=none ;;
     *'|--profile') REPLY=profiles ;;
     *'|--base-url') REPLY=none ;;
-    *'|-o' | *'|--output') REPLY='choices table tsv json ndjson csv' ;;
+    *'|-o' | *'|--output') REPLY='choices table tsv json ndjson csv yaml' ;;
     *'|--fields') REPLY=none ;;
     *'|--jq') REPLY=none ;;
     *'|--timeout') REPLY=none ;;

@@ -77,7 +77,8 @@ async function list<T extends OutputRecord>(
     const count = await writeBatches(
       io,
       clearingProgress(pages(counted, paging), progress),
-      outputOptions(globals, resource),
+      // -o yaml: --all is a stream of documents, one a record (kubectl's), as long as the list.
+      { ...outputOptions(globals, resource), documents: paging.all === true },
     )
     if (count === 0 && globals.format === 'table' && !globals.quiet) await say(io, `no ${noun}`)
     // A person at a terminal must not take one page for the whole list.

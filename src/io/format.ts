@@ -1,7 +1,7 @@
 // The -o/--output/--json rules (contract §1): written once here so every command agrees.
 import { UsageError } from '../errors.js'
 
-export const OUTPUT_FORMATS = ['table', 'tsv', 'json', 'ndjson', 'csv'] as const
+export const OUTPUT_FORMATS = ['table', 'tsv', 'json', 'ndjson', 'csv', 'yaml'] as const
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
 
 const VALID = OUTPUT_FORMATS.join(', ')

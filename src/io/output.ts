@@ -17,12 +17,13 @@
 //   spreadsheet would run as a formula gets a leading `'` (csv-formula.ts), in a file or not.
 // - On a terminal, text from the server is never written raw (terminal-text.ts): json and
 //   ndjson write the characters it escapes as JSON escapes (the same JSON), tsv and csv show
-//   them escaped as a table does (a line break in a cell as `\n`, so a record stays one line).
+//   them escaped as a table does (a line break in a cell as `\n`, so a record stays one line),
+//   yaml double-quotes the text that holds them and writes them as YAML escapes.
 //   To a pipe or a file every format is written byte for byte as it is.
 //
 // The jobs live beside it: json-output.ts (json and ndjson text, colour), delimited.ts (tsv and
-// csv), table.ts and record-view.ts (tables), jq-output.ts (--jq), streaming.ts (batches and
-// back-pressure); the error writer is error-output.ts.
+// csv), yaml-output.ts (yaml), table.ts and record-view.ts (tables), jq-output.ts (--jq),
+// streaming.ts (batches and back-pressure); the error writer is error-output.ts.
 import type { Column } from '../types/columns.js'
 import { csvWriter, tsvRow } from './delimited.js'
 import type { OutputFormat } from './format.js'
@@ -63,6 +64,8 @@ export type OutputOptions = {
   sections?: Readonly<Record<string, readonly Column[]>>
   // --jq: json and ndjson records go through the filter instead of being printed.
   jq?: JqProgram
+  // yaml: a stream of documents, one a record (--all), instead of one document for the list.
+  documents?: boolean
 }
 
 // What a terminal usually has when it does not say (not a TTY, but -o table asked for).
@@ -114,6 +117,16 @@ export async function writeBatches(
         batches,
         (record) => `${toJson(project(record, opts.fields), false, terminal)}\n`,
       )
+    case 'yaml': {
+      const { yamlEnd, yamlItem } = await import('./yaml-output.js')
+      const documents = opts.documents === true
+      return stream(
+        io.out,
+        batches,
+        (record, index) => yamlItem(project(record, opts.fields), index, documents, terminal),
+        (count) => yamlEnd(count, documents),
+      )
+    }
     case 'tsv':
       return stream(io.out, batches, (record) => tsvRow(record, columns, terminal))
     case 'csv': {
@@ -169,6 +182,10 @@ export async function writeRecord(
     }
     case 'ndjson':
       return put(io.out, `${toJson(project(record, opts.fields), false, terminal)}\n`)
+    case 'yaml': {
+      const { yamlText } = await import('./yaml-output.js')
+      return put(io.out, yamlText(project(record, opts.fields), terminal))
+    }
     case 'tsv':
       return put(io.out, tsvRow(record, columns, terminal))
     case 'csv': {

@@ -80,3 +80,22 @@ export function escapeForTerminal(text: string, keep = ''): string {
 export function escapeJsonForTerminal(json: string): string {
   return escapeWith(json, '\t\n\r', jsonEscape)
 }
+
+// Whether the text has a character a terminal must not get raw.
+export function needsTerminalEscape(text: string): boolean {
+  return escapeForTerminal(text) !== text
+}
+
+// YAML's own escape for a character (`\u202e`, `\U000e0041`): valid in a double-quoted scalar.
+function yamlEscape(char: string): string {
+  const hex = char.codePointAt(0)!.toString(16)
+  return hex.length <= 4 ? `\\u${hex.padStart(4, '0')}` : `\\U${hex.padStart(8, '0')}`
+}
+
+// YAML text on its way to a terminal, in which every scalar holding such a character is
+// double-quoted (yaml-output.ts sees to that): the same characters as YAML escapes, so that what
+// is shown still parses to the same value. Tabs and line breaks are left alone: a scalar that
+// holds one is written with it escaped, so raw ones are the document's own layout.
+export function escapeYamlForTerminal(yaml: string): string {
+  return escapeWith(yaml, '\t\n\r', yamlEscape)
+}

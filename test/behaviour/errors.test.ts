@@ -38,7 +38,7 @@ describe('exit 0 and 2', () => {
     [['chambers', 'list', '--sort', 'colour'], /--sort colour/],
     [['chambers', 'list', '--page', '0'], /--page/],
     [['chambers', 'list', '--limit', '-3'], /--limit/],
-    [['chambers', 'list', '-o', 'yaml'], /yaml/],
+    [['chambers', 'list', '-o', 'xml'], /xml.*csv, yaml/],
     [['chambers', 'list', '--json', '-o', 'csv'], /--json/],
     [['chambers', 'list', '--fields', ','], /--fields/],
     [['chambers', 'list', '--timeout', '-1'], /--timeout/],

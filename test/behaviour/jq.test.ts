@@ -102,7 +102,7 @@ describe('--jq', () => {
     expect(sandbox().requests).toEqual([])
   })
 
-  it.each([['table'], ['csv'], ['tsv']])(
+  it.each([['table'], ['csv'], ['tsv'], ['yaml']])(
     'is a usage error with -o %s, before any request',
     async (format) => {
       sandbox().reset()

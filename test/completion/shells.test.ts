@@ -18,7 +18,7 @@ import type { ShellRun } from './helpers.js'
 const sandbox = useSandbox()
 const tempDir = useTempDirs('chamberctl-completion-')
 
-const FORMATS = ['table', 'tsv', 'json', 'ndjson', 'csv']
+const FORMATS = ['table', 'tsv', 'json', 'ndjson', 'csv', 'yaml']
 const TOPICS = [
   'environment',
   'exit-codes',

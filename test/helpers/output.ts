@@ -1,5 +1,7 @@
 // Reading what chamberctl prints: by format (lines, TSV columns, NDJSON, CSV (RFC 4180), the ids
-// of records, ANSI colour codes), a bulk run's summary line, and waiting for a line to appear.
+// of records, ANSI colour codes, YAML streams), a bulk run's summary line, and waiting for a line
+// to appear.
+import { parseAllDocuments } from 'yaml'
 
 // Lines of output, whether they end in LF or (CSV) CRLF.
 export function lines(text: string): string[] {
@@ -73,4 +75,13 @@ export async function until(
 export function summaryLine(counts: string, note = ''): RegExp {
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
   return new RegExp(`^${escape(counts)}${escape(note)} in \\d+\\.\\d s\\n?$`)
+}
+
+// A YAML stream (`---` between documents): each document's value, failing on a document that
+// does not parse.
+export function yamlDocuments(text: string): unknown[] {
+  return parseAllDocuments(text).map((doc) => {
+    if (doc.errors.length > 0) throw new Error(`not YAML: ${doc.errors[0]?.message}`)
+    return doc.toJS() as unknown
+  })
 }

@@ -41,14 +41,14 @@ describe('chooseFormat', () => {
     const error = usageError(() => chooseFormat({ json: true, output: 'csv' }, false))
     expect(error.message).toMatch(/--json/)
     expect(error.message).toMatch(/csv/)
-    expect(error.message).toContain('table, tsv, json, ndjson, csv')
+    expect(error.message).toContain('table, tsv, json, ndjson, csv, yaml')
     expect(error.message).not.toContain('\n')
   })
 
   it('refuses an unknown format, naming it and the valid ones', () => {
-    const error = usageError(() => chooseFormat({ output: 'yaml' }, true))
+    const error = usageError(() => chooseFormat({ output: 'xml' }, true))
     expect(error.message).toBe(
-      'unknown output format "yaml": use one of table, tsv, json, ndjson, csv',
+      'unknown output format "xml": use one of table, tsv, json, ndjson, csv, yaml',
     )
     expect(error.exitCode).toBe(2)
   })

@@ -1,10 +1,10 @@
 // Start-up time: the modules every command loads must not pull in the table (display width),
-// colour, CSV or progress bar libraries; only the code path that needs them may.
+// colour, CSV, YAML or progress bar libraries; only the code path that needs them may.
 import { readdir, readFile } from 'node:fs/promises'
 import { posix } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
-const HEAVY = ['string-width', 'chalk', 'csv-stringify', 'cli-progress']
+const HEAVY = ['string-width', 'chalk', 'csv-stringify', 'cli-progress', 'yaml']
 const STATIC_IMPORT = /^\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]/gm
 
 async function staticImports(file: string): Promise<string[]> {
@@ -34,6 +34,7 @@ describe('lazy loading', () => {
     expect(imports).toContain('./values.js')
     expect(imports).not.toContain('./table.js')
     expect(imports).not.toContain('./record-view.js')
+    expect(imports).not.toContain('./yaml-output.js')
   })
 })
 

@@ -98,9 +98,12 @@ export async function api(opts: Options, ctx: Context): Promise<void> {
         perPage: numberOr(query.per_page),
       },
     )
+    const { format } = ctx.globals
     await writeList(io, pages as AsyncIterable<Record<string, unknown>>, {
-      // One array of every record, or with -o ndjson one record a line.
-      format: ctx.globals.format === 'ndjson' ? 'ndjson' : 'json',
+      // One array of every record, with -o ndjson one record a line, with -o yaml one document
+      // a record (every page is walked, as with --all).
+      format: format === 'ndjson' || format === 'yaml' ? format : 'json',
+      documents: true,
       columns: [],
       color: false,
       jq: ctx.globals.jq,
@@ -112,7 +115,9 @@ export async function api(opts: Options, ctx: Context): Promise<void> {
   const ok = answer.status >= 200 && answer.status < 300
   // A failure's body is shown as it came, not filtered: the filter was written for the answer.
   if (ctx.globals.jq && ok) await filterAnswer(io, ctx.globals.jq, answer.text)
-  else if (answer.text) io.out.write(render(answer.text, io.stdoutIsTTY))
+  else if (answer.text) {
+    io.out.write(await render(answer.text, io.stdoutIsTTY, ctx.globals.format === 'yaml'))
+  }
   if (!ok) throw client.transport.failure(exchange, answer)
 }
 
@@ -193,15 +198,18 @@ function statusAndHeaders(answer: Answer, terminal: boolean): string {
   return `${lines.join('\n')}\n\n`
 }
 
-// JSON is pretty on a terminal and compact in a pipe; anything else is printed as it came, and
-// on a terminal with its control characters escaped (its lines and tabs kept).
-function render(text: string, terminal: boolean): string {
-  let shown: string
+// JSON is pretty on a terminal and compact in a pipe, or with -o yaml one YAML document; anything
+// else is printed as it came, and on a terminal with its control characters escaped (its lines
+// and tabs kept).
+async function render(text: string, terminal: boolean, yaml: boolean): Promise<string> {
+  let value: unknown
   try {
-    const json = JSON.stringify(parseJsonText(text), null, terminal ? 2 : undefined)
-    shown = terminal ? escapeJsonForTerminal(json) : json
+    value = parseJsonText(text)
   } catch {
-    shown = terminal ? escapeForTerminal(text, '\n\t') : text
+    const shown = terminal ? escapeForTerminal(text, '\n\t') : text
+    return shown.endsWith('\n') ? shown : `${shown}\n`
   }
-  return shown.endsWith('\n') ? shown : `${shown}\n`
+  if (yaml) return (await import('../../io/yaml-output.js')).yamlText(value, terminal)
+  const json = JSON.stringify(value, null, terminal ? 2 : undefined)
+  return `${terminal ? escapeJsonForTerminal(json) : json}\n`
 }

@@ -52,7 +52,8 @@ async function show(
     await printRecord(ctx, chamber, chambers, { members, events })
     return
   }
-  if (!include || format === 'json' || format === 'ndjson') {
+  // The formats that write a record whole, its included lists as arrays.
+  if (!include || format === 'json' || format === 'ndjson' || format === 'yaml') {
     await printRecord(ctx, chamber, chambers)
     return
   }

@@ -93,7 +93,7 @@ function checkOutput(globals: Pick<Globals, 'jq' | 'fields' | 'formatChosen' | '
   if (globals.fields) {
     throw new UsageError('export writes every field seed can send; --fields does not apply')
   }
-  if (globals.formatChosen && globals.format !== 'json') {
+  if (globals.formatChosen && globals.format !== 'json' && globals.format !== 'yaml') {
     throw new UsageError(
       `export writes a fixture in YAML, or in JSON with --json; not -o ${globals.format}`,
     )

@@ -1,7 +1,7 @@
 // `chambers get` in every output format, with --fields and --include, against a real sandbox.
 import { describe, expect, it } from 'vitest'
 import { useDemoSandbox } from '../../helpers/run-main.js'
-import { ANSI, idsOf, lines, parseCsv } from '../../helpers/output.js'
+import { ANSI, idsOf, lines, parseCsv, yamlDocuments } from '../../helpers/output.js'
 
 const { sandbox, run, demo } = useDemoSandbox()
 
@@ -47,6 +47,27 @@ describe('chambers get', () => {
     const nd = await run(['chambers', 'get', 'ch_0001', '-o', 'ndjson'])
     expect(lines(nd.stdout)).toHaveLength(1)
     expect(JSON.parse(nd.stdout)).toEqual(berlin)
+  })
+
+  it('prints one YAML mapping document with -o yaml, --fields and --include as in JSON', async () => {
+    const yaml = await run(['chambers', 'get', 'ch_0001', '-o', 'yaml'])
+    expect(yaml.code).toBe(0)
+    expect(yaml.stdout).toMatch(/^id: ch_0001\nname: Berlin Chamber of Commerce\n/)
+    expect(yamlDocuments(yaml.stdout)).toEqual([berlin])
+    const picked = await run([
+      'chambers',
+      'get',
+      'ch_0001',
+      '-o',
+      'yaml',
+      '--fields',
+      'id,address.city',
+    ])
+    expect(picked.stdout).toBe('id: ch_0001\naddress:\n  city: Berlin\n')
+    const args = ['chambers', 'get', 'ch_0005', '--include', 'members,events']
+    const json = await run([...args, '--json'])
+    const included = await run([...args, '-o', 'yaml'])
+    expect(yamlDocuments(included.stdout)).toEqual([JSON.parse(json.stdout)])
   })
 
   it('prints CSV with a header and the address in one JSON cell', async () => {

@@ -266,6 +266,13 @@ describe('export against a server that sends more than seed can send', () => {
     expect(stringify(parse(stdout), { lineWidth: 0 })).toBe(stdout)
   })
 
+  it('takes -o yaml as its default: the same fixture', async () => {
+    const plain = await exportFrom(ODD, ['--members'])
+    const yaml = await exportFrom(ODD, ['--members', '-o', 'yaml'])
+    expect(yaml.code).toBe(0)
+    expect(yaml.stdout).toBe(plain.stdout)
+  })
+
   it('keeps text of several lines, empty ones too, in YAML and JSON', async () => {
     const { parse, stringify } = await import('yaml')
     const street = 'Hof 2\n\n  Eingang B\n'

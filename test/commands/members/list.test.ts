@@ -3,7 +3,15 @@
 import { describe, expect, it } from 'vitest'
 import { BIG_CHAMBER, BIG_CHAMBER_MEMBERS } from '../../helpers/sandbox.js'
 import { useDemoSandbox } from '../../helpers/run-main.js'
-import { ANSI, idsOf, lines, ndjson, parseCsv, tsvColumn } from '../../helpers/output.js'
+import {
+  ANSI,
+  idsOf,
+  lines,
+  ndjson,
+  parseCsv,
+  tsvColumn,
+  yamlDocuments,
+} from '../../helpers/output.js'
 
 const { sandbox, run, demo } = useDemoSandbox()
 const members = demo.members.filter((m) => m.chamber_id === BIG_CHAMBER)
@@ -90,6 +98,11 @@ describe('members list: output formats', () => {
     ['csv', ['-o', 'csv'], (out: string) => lines(out).slice(0, 2).join('|')],
     ['json', ['--json'], (out: string) => JSON.stringify((JSON.parse(out) as unknown[])[0])],
     ['ndjson', ['-o', 'ndjson'], (out: string) => lines(out)[0]],
+    [
+      'yaml',
+      ['-o', 'yaml'],
+      (out: string) => JSON.stringify((yamlDocuments(out)[0] as unknown[])[0]),
+    ],
   ])('picks fields with --fields in %s', async (format, flags, first) => {
     const { code, stdout } = await run([
       'members',
@@ -106,8 +119,19 @@ describe('members list: output formats', () => {
       csv: `email,id|${email},${id}`,
       json: JSON.stringify({ email, id }),
       ndjson: JSON.stringify({ email, id }),
+      yaml: JSON.stringify({ email, id }),
     }
     expect(first(stdout)).toBe(expected[format])
+  })
+
+  it('prints one YAML document for a page: the sequence of its records', async () => {
+    const { code, stdout } = await run(['members', 'list', BIG_CHAMBER, '-o', 'yaml'])
+    expect(code).toBe(0)
+    expect(yamlDocuments(stdout)).toEqual([members.slice(0, 20)])
+    const limited = await run(['members', 'list', BIG_CHAMBER, '-o', 'yaml', '--limit', '150'])
+    expect(yamlDocuments(limited.stdout)).toEqual([members.slice(0, 150)])
+    const empty = await run(['members', 'list', 'ch_0010', '-o', 'yaml'])
+    expect(empty.stdout).toBe('[]\n')
   })
 
   it('picks columns with --fields in a table', async () => {
@@ -157,6 +181,16 @@ describe('members list: --all, --limit and pages', () => {
       ['2', '100'],
       ['3', '100'],
     ])
+  })
+
+  it('--all -o yaml is a stream of one document a record, equal to the --json records', async () => {
+    const json = await run(['members', 'list', BIG_CHAMBER, '--all', '--json'])
+    const yaml = await run(['members', 'list', BIG_CHAMBER, '--all', '-o', 'yaml'])
+    expect(yaml.code, yaml.stderr).toBe(0)
+    const documents = yamlDocuments(yaml.stdout)
+    expect(documents).toHaveLength(BIG_CHAMBER_MEMBERS)
+    expect(yaml.stdout.match(/^---$/gm)).toHaveLength(BIG_CHAMBER_MEMBERS - 1)
+    expect(documents).toEqual(JSON.parse(json.stdout))
   })
 
   it('--limit 150 prints exactly 150 records and fetches only the pages it needs', async () => {
