@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { parse as parseYaml } from 'yaml'
 import { runMain } from '../helpers/run-main.js'
 import type { RunOptions } from '../helpers/run-main.js'
 import { useFakeApi } from '../helpers/fake-api.js'
@@ -127,6 +128,18 @@ describe('nothing from the server reaches a terminal raw', () => {
     expectSafe(stdout + stderr)
     const parsed = JSON.parse(stdout.trim().replace(/^\[/, '').replace(/\]$/, '')) as unknown
     expect(parsed).toEqual(chamber)
+  })
+
+  it.each([
+    ['-o yaml', ['chambers', 'list', '-o', 'yaml'], [chamber]],
+    ['--all -o yaml', ['chambers', 'list', '--all', '-o', 'yaml', '-q'], chamber],
+    ['-o yaml on a record', ['chambers', 'get', 'c1', '-o', 'yaml'], chamber],
+  ])('%s: YAML escapes, so it is still the same YAML', async (_, args, expected) => {
+    const { code, stdout, stderr } = await run(args)
+    expect(code, stderr).toBe(0)
+    expectSafe(stdout + stderr)
+    expect(stdout).toContain('id: "c1\\e[2J"')
+    expect(parseYaml(stdout)).toEqual(expected)
   })
 
   it('--jq printing raw strings', async () => {

@@ -32,7 +32,8 @@ export function registerApi(program: Command, ctx: Context): void {
   about(apiCommand, {
     topics: ['exit-codes', 'formatting'],
     long: manual,
-    // The body as the server sent it: JSON (-o ndjson, one record a line with --paginate) and jq.
+    // The body as the server sent it: JSON (-o ndjson, one record a line with --paginate), YAML
+    // (-o yaml) and jq.
     globals: [...SERVER, '--output', '--json', '--jq'],
     examples: [
       ['A raw GET', 'chamberctl api /chambers/ch_0001'],

@@ -79,6 +79,7 @@ export function registerChambers(program: Command, ctx: Context): void {
         'chamberctl chambers view ch_0001 --include members,events',
       ],
       ['As JSON for a script', 'chamberctl chambers get ch_0001 --json'],
+      ['As YAML, the way fixtures are written', 'chamberctl chambers get ch_0001 -o yaml'],
     ],
   })
 

@@ -10,7 +10,7 @@ import { toBody } from '../../../src/commands/api/fields.js'
 import { BIG_CHAMBER, BIG_CHAMBER_MEMBERS, CHAMBER_IDS } from '../../helpers/sandbox.js'
 import { readProfile, tokenOf } from '../../helpers/config-files.js'
 import { runMain, useDemoSandbox } from '../../helpers/run-main.js'
-import { idsOf, lines } from '../../helpers/output.js'
+import { idsOf, lines, yamlDocuments } from '../../helpers/output.js'
 import type { FakeApi } from '../../helpers/fake-api.js'
 import { startFakeApi } from '../../helpers/fake-api.js'
 import { ApiClient } from '../../sandbox/helpers.js'
@@ -83,6 +83,16 @@ describe('api: GET', () => {
     expect(tty.stdout).toBe(`${JSON.stringify(record, null, 2)}\n`)
     const pipe = await run(['api', '/chambers/ch_0002'])
     expect(pipe.stdout).toBe(`${JSON.stringify(record)}\n`)
+  })
+
+  it('prints a JSON body as one YAML document with -o yaml, a 404 body too', async () => {
+    const record = demo.chambers.find((c) => c.id === 'ch_0002')
+    const yaml = await run(['api', '/chambers/ch_0002', '-o', 'yaml'])
+    expect(yaml.stdout).toMatch(/^id: ch_0002\n/)
+    expect(yamlDocuments(yaml.stdout)).toEqual([record])
+    const missing = await run(['api', '/chambers/ch_9999', '-o', 'yaml'])
+    expect(missing.code).toBe(3)
+    expect(missing.stdout).toMatch(/^error: /)
   })
 
   it('prints the status line and the response headers first with -i', async () => {
@@ -408,6 +418,18 @@ describe('api --paginate', () => {
       `GET /v2/chambers/${BIG_CHAMBER}/members?page=2&per_page=100 200`,
       `GET /v2/chambers/${BIG_CHAMBER}/members?page=3&per_page=100 200`,
     ])
+  })
+
+  it('walks every page with -o yaml into a stream of one document a record', async () => {
+    const { code, stdout, stderr } = await run([
+      'api',
+      `/chambers/${BIG_CHAMBER}/members`,
+      '--paginate',
+      '-o',
+      'yaml',
+    ])
+    expect(code, stderr).toBe(0)
+    expect(yamlDocuments(stdout)).toEqual(members)
   })
 
   it('keeps the per_page and filters of the path, pretty on a TTY', async () => {
