@@ -10,7 +10,8 @@
 // `npm run package`; BENCH_BINARY names another), measured in the same rounds; bulk (`members add
 // --from-file` 5,000 rows vs a node:http keep-alive script at 8 in flight, with autocannon's
 // figure against the same sandbox as the server's ceiling); memory
-// (`members list --all -o ndjson` and `export --members` peak RSS at 100k records vs at 1k).
+// (`members list --all -o ndjson`, `-o yaml` and `export --members` peak RSS at 100k records vs
+// at 1k).
 //
 // A rate-limited server (bench/rate-limited.mjs, 200 creates a second, with and without
 // Retry-After): the same 5,000 rows must end in one run, each created once, in at most 1.25x the
@@ -78,6 +79,7 @@ try {
   if (only.has('memory')) {
     const listed = await startSandbox(['--data', writeListData(join(work, 'lists.json'))])
     memory(listed, await fetchToken(listed))
+    yamlMemory(listed, await fetchToken(listed))
   }
   if (only.has('ratelimit')) await rateLimited()
   printTable()
@@ -368,6 +370,26 @@ function memory(base, token) {
     value: mib(median(bigExportJson)),
     floor: `${SMALL_LIST / 1000}k members ${mib(median(smallExportJson))}`,
     ratio: median(bigExportJson) / median(smallExportJson),
+    goal: { max: 1.1 },
+  })
+}
+
+// `-o yaml --all`: a document a record (8 lines a member), `---` between them, written as pages
+// come: flat like ndjson.
+function yamlMemory(base, token) {
+  const childEnv = { ...env, CHAMBERCTL_BASE_URL: base, CHAMBERCTL_TOKEN: token }
+  const list = (chamber) => [bin, 'members', 'list', chamber, '--all', '-o', 'yaml']
+  const small = []
+  const big = []
+  for (let i = 0; i < Math.max(bulkRuns, 3); i++) {
+    small.push(run(list('ch_small'), childEnv, 9 * SMALL_LIST - 1).maxRssKiB)
+    big.push(run(list('ch_big'), childEnv, 9 * BIG_LIST - 1).maxRssKiB)
+  }
+  rows.push({
+    what: `-o yaml --all peak RSS, ${BIG_LIST / 1000}k records`,
+    value: `${(median(big) / 1024).toFixed(1)} MiB`,
+    floor: `${SMALL_LIST / 1000}k records ${(median(small) / 1024).toFixed(1)} MiB`,
+    ratio: median(big) / median(small),
     goal: { max: 1.1 },
   })
 }

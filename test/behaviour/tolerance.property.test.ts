@@ -12,9 +12,10 @@ import { main } from '../../src/cli/main.js'
 import fc from '../helpers/fast-check.js'
 import { openApi as doc } from '../helpers/openapi.js'
 import type { Schema } from '../helpers/openapi.js'
+import { yamlDocuments } from '../helpers/output.js'
 import { createTestIO } from '../helpers/test-io.js'
 
-// Cases per command; each case runs the command in all five formats.
+// Cases per command; each case runs the command in all six formats.
 const RUNS = 25
 let cases = 0
 afterAll(() => {
@@ -168,7 +169,7 @@ function listAnswer(s: Server, query: URLSearchParams) {
 }
 
 const ORIGIN = 'http://127.0.0.1:9'
-const FORMATS = ['json', 'ndjson', 'csv', 'tsv', 'table'] as const
+const FORMATS = ['json', 'ndjson', 'csv', 'tsv', 'table', 'yaml'] as const
 type Format = (typeof FORMATS)[number]
 
 type Answers = { lists: Record<string, Server>; record?: unknown; token: unknown }
@@ -239,10 +240,17 @@ function checkList(
   out: { code: number; stdout: string; stderr: string },
   expected: unknown[],
   hasId: boolean,
+  all: boolean,
 ) {
   expect(out.code, out.stderr).toBe(0)
   const lines = out.stdout.split('\n').filter((l) => l !== '')
   switch (format) {
+    case 'yaml': {
+      // The records as JSON output gives them: a document each with --all, else one list.
+      const records = JSON.parse(wire(expected)) as unknown[]
+      expect(yamlDocuments(out.stdout)).toEqual(all ? records : [records])
+      break
+    }
     case 'json':
       expect(out.stdout).toBe(`${wire(expected)}\n`)
       break
@@ -299,7 +307,7 @@ describe('every read command, every format, against generated spec-conformant se
           const expected = all ? s.records : firstPage(s)
           for (const format of FORMATS) {
             const out = await runAll(args, { lists: { [resource]: s }, token: tok }, format)
-            checkList(format, out, expected, resource !== 'events')
+            checkList(format, out, expected, resource !== 'events', all)
           }
         }),
         { numRuns: RUNS },
@@ -325,7 +333,9 @@ describe('every read command, every format, against generated spec-conformant se
             expect(out.code, out.stderr).toBe(0)
             if (format === 'json' || format === 'ndjson')
               expect(out.stdout).toBe(`${wire(chamber)}\n`)
-            else if (format === 'csv') {
+            else if (format === 'yaml') {
+              expect(yamlDocuments(out.stdout)).toEqual([JSON.parse(wire(chamber))])
+            } else if (format === 'csv') {
               const rows = parseCsv(out.stdout) as string[][]
               expect(rows).toHaveLength(2)
               expect(rows[1]![0]).toBe(csvCell(idOf(chamber)))

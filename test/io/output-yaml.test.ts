@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { writeList, writeRecord } from '../../src/io/output.js'
 import { escapeForTerminal } from '../../src/io/terminal-text.js'
-import { yamlText } from '../../src/io/yaml-output.js'
+import { fastText, packageText, yamlText } from '../../src/io/yaml-output.js'
 import fc from '../helpers/fast-check.js'
 import { yamlDocuments } from '../helpers/output.js'
 import { createTestIO } from '../helpers/test-io.js'
@@ -153,5 +153,71 @@ describe('yamlText round trip', () => {
       }),
       { numRuns: 300 },
     )
+  })
+})
+
+// Text near what the fast path takes, and mostly taken by it: words, dates, phone numbers, and
+// what is one character away from them.
+const near = fc.oneof(
+  { weight: 8, arbitrary: fc.stringMatching(/^[A-Za-z][A-Za-z0-9_ .@+-]{0,12}$/) },
+  { weight: 2, arbitrary: fc.stringMatching(/^\+?[0-9][0-9 ]{0,10}$/) },
+  { weight: 2, arbitrary: fc.date({ noInvalidDate: true }).map((date) => date.toISOString()) },
+  fc.stringMatching(/^[A-Za-z0-9_ .@+:#'"\\-]{0,12}$/),
+  fc.constantFrom('2024-01-15T09:00:00Z', '2024-01-15T09:00:00+01:00', '2024-01-15', '12:30'),
+  fc.constantFrom('Yes', 'NULL', 'oFF', 'Y', 'n ', 'a ', 'Null', 'nulls', 'yes!', 'On', '-a'),
+  special,
+)
+const nearKey = fc.oneof(
+  { weight: 12, arbitrary: fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,6}$/) },
+  fc.constantFrom('on', 'Y', 'no', 'a b', '1', '-x', 'a.b', 'x:'),
+)
+const nearScalar = fc.oneof(
+  { weight: 6, arbitrary: near },
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant(null),
+)
+const nearRecord = fc.dictionary(
+  nearKey,
+  fc.oneof(
+    { weight: 6, arbitrary: nearScalar },
+    fc.dictionary(nearKey, nearScalar, { maxKeys: 3 }),
+  ),
+  { maxKeys: 6 },
+)
+
+describe('the fast path', () => {
+  it('takes a member as the API sends it', () => {
+    const member = {
+      id: 'mb_000001',
+      name: 'Ada Lovelace',
+      email: 'ada.lovelace@berlin.example.com',
+      phone: '+49 30 1234567',
+      membership_type: 'standard',
+      status: 'active',
+      joined_at: '2024-01-15T09:00:00.000Z',
+      address: { city: 'Berlin', postal_code: 10623 },
+    }
+    expect(fastText(member)).toBe(packageText(member, false))
+    expect(fastText([member])).toBe(packageText([member], false))
+  })
+
+  it('writes byte for byte what the yaml package writes, or leaves the record to it', () => {
+    let fast = 0
+    fc.assert(
+      fc.property(nearRecord, (generated) => {
+        for (const value of [generated, [generated]]) {
+          const text = fastText(value)
+          if (text !== undefined) fast++
+          for (const terminal of [false, true]) {
+            expect(yamlText(value, terminal)).toBe(packageText(value, terminal))
+          }
+        }
+      }),
+      { numRuns: 500 },
+    )
+    // The property did reach the fast path.
+    expect(fast).toBeGreaterThan(100)
   })
 })
