@@ -15,7 +15,7 @@ import {
   useTempDirs,
 } from '../../helpers/sandbox.js'
 import { useDemoSandbox, startSession } from '../../helpers/run-main.js'
-import { summaryLine, lines, ndjson, parseCsv } from '../../helpers/output.js'
+import { summaryLine, lines, ndjson, parseCsv, yamlDocuments } from '../../helpers/output.js'
 import { isCreate, startGate } from '../../helpers/gate.js'
 import type { Gate } from '../../helpers/gate.js'
 import { ApiClient } from '../../sandbox/helpers.js'
@@ -186,6 +186,15 @@ describe('seed: creates in the order of the references', () => {
       'NDJSON',
       ['-o', 'ndjson'],
       (out: string) => ndjson(out).map((r) => COLUMNS.map((k) => String(r[k] ?? ''))),
+    ],
+    [
+      'one YAML document',
+      ['-o', 'yaml'],
+      (out: string) => {
+        const [results, ...more] = yamlDocuments(out) as Record<string, unknown>[][]
+        expect(more).toEqual([])
+        return results!.map((r) => COLUMNS.map((k) => String(r[k] ?? '')))
+      },
     ],
   ])('prints one result per record, in file order, as %s', async (_, flags, rowsOf) => {
     const tag = nextTag()
