@@ -22,6 +22,10 @@ describe('members list: argv → options', () => {
         },
       ],
       [
+        ['members', 'list', 'ch_0001', '--all', '-o', 'yaml', '--fields', 'id,email'],
+        { chamberId: 'ch_0001', paging: { all: true }, filters: {} },
+      ],
+      [
         ['members', 'list', 'ch_0001', '--limit', '10'],
         { chamberId: 'ch_0001', paging: { limit: 10 }, filters: {} },
       ],
@@ -34,6 +38,12 @@ describe('members list: argv → options', () => {
       [['members', 'list', 'ch_0001', '--sort', 'joined'], '--sort joined'],
       [['members', 'list', '..'], 'chamber id ".." cannot be . or ..'],
       [['members', 'list', 'ch_0001', '--fields', 'mail'], '--fields: members have no field'],
+      [
+        ['members', 'list', 'ch_0001', '-o', 'yaml', '--jq', '.'],
+        '--jq filters JSON: use it with --json or -o ndjson, not -o yaml',
+      ],
+      [['members', 'list', 'ch_0001', '--json', '-o', 'yaml'], '--json conflicts with -o yaml'],
+      [['members', 'list', 'ch_0001', '-o', 'yml'], 'csv, yaml'],
     ],
   })
 })
