@@ -1,7 +1,7 @@
 // `auth status`: a block per profile, the active one marked, what it checked, in every format.
 import { describe, expect, it } from 'vitest'
 import { patchProfile, patchToken, readProfile, tokenOf } from '../../helpers/config-files.js'
-import { lines } from '../../helpers/output.js'
+import { lines, yamlDocuments } from '../../helpers/output.js'
 import { useAuthSandbox } from './helpers.js'
 
 const { sandbox, configDir, run, runBare, login, secret, clientId } = useAuthSandbox()
@@ -75,6 +75,8 @@ describe('auth status', () => {
     expect(lines(tsv.stdout).map((line) => line.split('\t'))).toEqual(
       records.map((record) => Object.values(record).map(String)),
     )
+    const yaml = await runBare(['auth', 'status', '-o', 'yaml'])
+    expect(yamlDocuments(yaml.stdout)).toEqual([records])
   })
 
   it('says null for a token that never expires or is not there', async () => {
@@ -96,7 +98,7 @@ describe('auth status', () => {
     await login(sandbox())
     const withPassword = sandbox().v2.replace('http://', 'http://ada:hunter2@')
     patchProfile(configDir(), { base_url: withPassword })
-    for (const format of ['table', 'json', 'tsv']) {
+    for (const format of ['table', 'json', 'tsv', 'yaml']) {
       const { stdout, stderr } = await runBare(['auth', 'status', '-o', format])
       expect(stdout + stderr).not.toMatch(/hunter2|ada:/)
       expect(stdout).toContain(sandbox().v2)
