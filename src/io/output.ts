@@ -1,6 +1,6 @@
 // Writes records in the chosen output format (contract §1, §4). Every write of records passes
-// here and nowhere else. Heavy modules (string-width, csv-stringify) are loaded only by the
-// format that needs them, so this module is cheap to import.
+// here and nowhere else. Heavy modules (string-width, csv-stringify, yaml) are loaded only by
+// the format that needs them, so this module is cheap to import.
 //
 // Decisions worth knowing:
 // - Streaming: every format writes each record, or each batch of records (a list's page), as it
@@ -8,10 +8,11 @@
 //   flat. A table settles its widths on the first batch (table.ts).
 // - Nothing reaches stdout before the first record or the end of the list, so a list that fails
 //   on its first page leaves stdout empty. A list that fails part-way stops without closing the
-//   JSON array: a truncated result must not parse as a complete one.
-// - Empty list: json prints `[]`, csv prints the header row alone (the columns are still known),
-//   tsv and ndjson print nothing, table prints nothing and returns 0 so the caller may put a
-//   "no results" note on stderr.
+//   JSON array: a truncated result must not parse as a complete one (ndjson and yaml cannot
+//   show it: the exit code says it).
+// - Empty list: json and yaml print `[]` (a yaml stream of documents, nothing), csv prints the
+//   header row alone (the columns are still known), tsv and ndjson print nothing, table prints
+//   nothing and returns 0 so the caller may put a "no results" note on stderr.
 // - CSV is RFC 4180 to the letter: CRLF after every record, the header included, and fields with
 //   a comma, quote, CR or LF quoted with quotes doubled. Every CSV reader accepts CRLF. A cell a
 //   spreadsheet would run as a formula gets a leading `'` (csv-formula.ts), in a file or not.
@@ -48,7 +49,7 @@ export type OutputOptions = {
   format: OutputFormat
   // The columns of table, tsv and csv, from the resource's descriptor (those --fields picked).
   columns: readonly Column[]
-  // --fields: picks the keys of json/ndjson records; a table shows every column picked.
+  // --fields: picks the keys of json/ndjson/yaml records; a table shows every column picked.
   fields?: readonly string[]
   color: boolean
   // Terminal columns a table must fit; defaults to io.stdoutWidth, then DEFAULT_WIDTH.
