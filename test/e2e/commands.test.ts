@@ -13,7 +13,7 @@ import {
   useTempDirs,
 } from '../helpers/sandbox.js'
 import { startGate } from '../helpers/gate.js'
-import { lines, ndjson, tsvColumn } from '../helpers/output.js'
+import { lines, ndjson, tsvColumn, yamlDocuments } from '../helpers/output.js'
 import { ROOT, runCli, startCli } from '../helpers/run-cli.js'
 import type { CliOptions } from '../helpers/run-cli.js'
 
@@ -114,6 +114,15 @@ describe('chamberctl (built)', () => {
     expect(records[0]!.id).toBe('mb_000001')
     expect(records[259]!.id).toBe('mb_000260')
     expect(new Set(records.map((r) => r.id)).size).toBe(260)
+  })
+
+  it('members list --all -o yaml: 260 documents, the records of --all -o ndjson', async () => {
+    const args = ['members', 'list', BIG_CHAMBER, '--all']
+    const yaml = await runCli([...args, '-o', 'yaml'], withCredentials())
+    expect(yaml.code, yaml.stderr).toBe(0)
+    const nd = await runCli([...args, '-o', 'ndjson'], withCredentials())
+    expect(yamlDocuments(yaml.stdout)).toEqual(ndjson(nd.stdout))
+    expect(yamlDocuments(yaml.stdout)).toHaveLength(260)
   })
 
   it('members list -o ndjson writes the first page before the last one is answered', async () => {
