@@ -6,11 +6,12 @@
 # The subcommands of a command path ('' is chamberctl itself), in REPLY.
 __chamberctl_commands() {
   case $1 in
-    '') REPLY='login logout auth chambers members events seed export api sandbox fields version completion help' ;;
+    '') REPLY='login logout auth chambers members events seed export report api sandbox fields version completion help' ;;
     'auth') REPLY='status switch token' ;;
     'chambers') REPLY='list get create' ;;
     'members') REPLY='list add' ;;
     'events') REPLY='list' ;;
+    'report') REPLY='members duplicates' ;;
     *) REPLY='' ;;
   esac
 }
@@ -26,6 +27,7 @@ __chamberctl_command() {
     '|events') REPLY=events ;;
     '|seed') REPLY=seed ;;
     '|export') REPLY=export ;;
+    '|report') REPLY=report ;;
     '|api') REPLY=api ;;
     '|sandbox') REPLY=sandbox ;;
     '|fields') REPLY=fields ;;
@@ -41,6 +43,8 @@ __chamberctl_command() {
     'members|list' | 'members|ls') REPLY=list ;;
     'members|add') REPLY=add ;;
     'events|list' | 'events|ls') REPLY=list ;;
+    'report|members') REPLY=members ;;
+    'report|duplicates') REPLY=duplicates ;;
     *) return 1 ;;
   esac
 }
@@ -58,6 +62,8 @@ __chamberctl_options() {
     'events list') REPLY+=' --status --from --to --page --per-page --all --limit' ;;
     'seed') REPLY+=' --dry-run --offline --report --concurrency --verbose --skip-existing --resume' ;;
     'export') REPLY+=' --type --status --members' ;;
+    'report members') REPLY+=' --type --status --member-status --limit' ;;
+    'report duplicates') REPLY+=' --type --status --member-status' ;;
     'api') REPLY+=' -X --method -f --raw-field -F --field --input -H --header --paginate -i --include' ;;
     'sandbox') REPLY+=' --host --port --data --empty --demo-members --token-ttl --client-id --client-secret --latency --fail-rate --port-file --cors --strict --check' ;;
   esac
@@ -108,6 +114,13 @@ __chamberctl_option_value() {
     'seed|--concurrency') REPLY=none ;;
     'export|--type') REPLY='choices hq subsidiary' ;;
     'export|--status') REPLY='choices active inactive pending' ;;
+    'report members|--type') REPLY='choices hq subsidiary' ;;
+    'report members|--status') REPLY='choices active inactive pending' ;;
+    'report members|--member-status') REPLY='choices active inactive pending' ;;
+    'report members|--limit') REPLY=none ;;
+    'report duplicates|--type') REPLY='choices hq subsidiary' ;;
+    'report duplicates|--status') REPLY='choices active inactive pending' ;;
+    'report duplicates|--member-status') REPLY='choices active inactive pending' ;;
     'api|-X' | 'api|--method') REPLY=none ;;
     'api|-f' | 'api|--raw-field') REPLY=none ;;
     'api|-F' | 'api|--field') REPLY=none ;;
@@ -147,7 +160,7 @@ __chamberctl_argument() {
     'api|0') REPLY=none ;;
     'fields|0') REPLY='choices chambers members events' ;;
     'completion|0') REPLY='choices bash zsh fish powershell' ;;
-    'help|'*) REPLY='choices environment exit-codes formatting bulk fixtures credentials options reference login logout auth chambers members events seed export api sandbox fields version completion help' ;;
+    'help|'*) REPLY='choices environment exit-codes formatting bulk fixtures credentials options reference login logout auth chambers members events seed export report api sandbox fields version completion help' ;;
     *) REPLY=none ;;
   esac
 }

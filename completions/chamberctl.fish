@@ -21,6 +21,8 @@ function __chamberctl_command
             echo seed
         case '|export'
             echo export
+        case '|report'
+            echo report
         case '|api'
             echo api
         case '|sandbox'
@@ -51,6 +53,10 @@ function __chamberctl_command
             echo add
         case 'events|list' 'events|ls'
             echo list
+        case 'report|members'
+            echo members
+        case 'report|duplicates'
+            echo duplicates
         case '*'
             return 1
     end
@@ -128,6 +134,20 @@ function __chamberctl_takes_value
         case 'export|--type'
             return 0
         case 'export|--status'
+            return 0
+        case 'report members|--type'
+            return 0
+        case 'report members|--status'
+            return 0
+        case 'report members|--member-status'
+            return 0
+        case 'report members|--limit'
+            return 0
+        case 'report duplicates|--type'
+            return 0
+        case 'report duplicates|--status'
+            return 0
+        case 'report duplicates|--member-status'
             return 0
         case 'api|-X' 'api|--method'
             return 0
@@ -277,6 +297,7 @@ complete -c chamberctl -n "__chamberctl_at '' 0" -a members -d 'list and add the
 complete -c chamberctl -n "__chamberctl_at '' 0" -a events -d 'list the events of a chamber (v2)'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a seed -d 'create the chambers and members of a fixture file (JSON or YAML) (v2)'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a export -d 'write chambers (all, or those named) as a seed fixture: YAML, or JSON with --json'
+complete -c chamberctl -n "__chamberctl_at '' 0" -a report -d 'reports across every chamber: all members, shared e-mail addresses'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a api -d 'make an authenticated request to any API path and print the answer'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a sandbox -d 'run the local reference server of the chamber directory API (v1 and v2)'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a fields -d 'list the fields of a resource, for --fields (nested ones as address.city)'
@@ -371,6 +392,18 @@ complete -c chamberctl -n "__chamberctl_at 'export'" -l status -x -a 'active ina
 complete -c chamberctl -n "__chamberctl_at 'export'" -l members -d 'with each chamber\'s members'
 complete -c chamberctl -n "__chamberctl_at 'export' 0+" -a '(__chamberctl_chamber_ids)'
 
+complete -c chamberctl -n "__chamberctl_at 'report' 0" -a members -d 'every member of every chamber, beside the chamber\'s id, name and city'
+complete -c chamberctl -n "__chamberctl_at 'report' 0" -a duplicates -d 'members sharing an e-mail address, within a chamber or across chambers'
+
+complete -c chamberctl -n "__chamberctl_at 'report members'" -l type -x -a 'hq subsidiary' -d 'only this type (v2)'
+complete -c chamberctl -n "__chamberctl_at 'report members'" -l status -x -a 'active inactive pending' -d 'only this status (v2)'
+complete -c chamberctl -n "__chamberctl_at 'report members'" -l member-status -x -a 'active inactive pending' -d 'only members of this status (v2)'
+complete -c chamberctl -n "__chamberctl_at 'report members'" -l limit -x -d 'print at most this many members, across chambers'
+
+complete -c chamberctl -n "__chamberctl_at 'report duplicates'" -l type -x -a 'hq subsidiary' -d 'only this type (v2)'
+complete -c chamberctl -n "__chamberctl_at 'report duplicates'" -l status -x -a 'active inactive pending' -d 'only this status (v2)'
+complete -c chamberctl -n "__chamberctl_at 'report duplicates'" -l member-status -x -a 'active inactive pending' -d 'only members of this status (v2)'
+
 complete -c chamberctl -n "__chamberctl_at 'api'" -s X -l method -x -d 'HTTP method (default GET, or POST when fields are given)'
 complete -c chamberctl -n "__chamberctl_at 'api'" -s f -l raw-field -x -d 'a string field; repeatable'
 complete -c chamberctl -n "__chamberctl_at 'api'" -s F -l field -x -d 'a typed field: number, true, false, null, @file; repeatable'
@@ -398,4 +431,4 @@ complete -c chamberctl -n "__chamberctl_at 'fields' 0" -a 'chambers members even
 
 complete -c chamberctl -n "__chamberctl_at 'completion' 0" -a 'bash zsh fish powershell'
 
-complete -c chamberctl -n "__chamberctl_at 'help' 0+" -a 'environment exit-codes formatting bulk fixtures credentials options reference login logout auth chambers members events seed export api sandbox fields version completion help'
+complete -c chamberctl -n "__chamberctl_at 'help' 0+" -a 'environment exit-codes formatting bulk fixtures credentials options reference login logout auth chambers members events seed export report api sandbox fields version completion help'

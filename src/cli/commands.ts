@@ -10,6 +10,7 @@ export const TOP_LEVEL_COMMANDS = [
   'events',
   'seed',
   'export',
+  'report',
   'api',
   'sandbox',
   'fields',

@@ -99,7 +99,9 @@ function helpWidthOf(helper: Help): number {
 function pointer(helper: Help, what: string, command: string, width: number): string {
   const line = `${what} ${command}`
   if (helper.displayWidth(line) <= width) return line
-  return `${helper.boxWrap(what, width)}\n  ${command}`
+  // A command too long for its own line is continued with ` \` as the examples are.
+  const [first, ...rest] = continued(shellWords(command), width - 4)
+  return [helper.boxWrap(what, width), `  ${first}`, ...rest.map((l) => `    ${l}`)].join('\n')
 }
 
 // commander's own default, for help that goes to a pipe or to stderr.

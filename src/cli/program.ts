@@ -10,6 +10,7 @@ import { registerEvents } from '../commands/events/index.js'
 import { registerExport } from '../commands/export/index.js'
 import { registerFields } from '../commands/fields/index.js'
 import { registerMembers } from '../commands/members/index.js'
+import { registerReport } from '../commands/report/index.js'
 import { registerSandbox } from '../commands/sandbox/index.js'
 import { registerSeed } from '../commands/seed/index.js'
 import { registerVersion } from '../commands/version/index.js'
@@ -39,6 +40,7 @@ const REGISTERS: Record<
   events: registerEvents,
   seed: registerSeed,
   export: registerExport,
+  report: registerReport,
   api: registerApi,
   sandbox: registerSandbox,
   fields: registerFields,
