@@ -54,7 +54,7 @@ export async function duplicates(opts: Options, ctx: Context): Promise<void> {
     const each = found.members ? (found.indexBytes / found.members).toFixed(1) : '0'
     await say(
       io,
-      `debug: the index of ${count(found.members)} e-mail keys held ${count(found.indexBytes)} bytes (${each} a member); ${count(found.candidates)} candidates read again`,
+      `debug: the e-mail index of ${count(found.members)} members held ${count(found.indexBytes)} bytes (${each} a member); ${count(found.candidates)} candidates read again`,
     )
   }
   // A copy as a row: where it lives, and the address as stored.
