@@ -4,13 +4,14 @@
 // mid-run against the fake API.
 import { describe, expect, it } from 'vitest'
 import { useDemoSandbox } from '../../helpers/run-main.js'
-import { runMain } from '../../helpers/run-main.js'
+import { runMain, startSession } from '../../helpers/run-main.js'
+import { startGate } from '../../helpers/gate.js'
 import { useFakeApi } from '../../helpers/fake-api.js'
 import type { FakeRequest } from '../../helpers/fake-api.js'
-import { useTempDirs } from '../../helpers/sandbox.js'
-import { lines, ndjson, parseCsv } from '../../helpers/output.js'
+import { BIG_CHAMBER_MEMBERS, credentialsEnv, useTempDirs } from '../../helpers/sandbox.js'
+import { lines, ndjson, parseCsv, until } from '../../helpers/output.js'
 
-const { sandbox, run } = useDemoSandbox()
+const { sandbox, run, tempDir } = useDemoSandbox()
 
 type Row = Record<string, unknown>
 // The chamber's fields, then the member's.
@@ -162,6 +163,45 @@ describe('report members: formats', () => {
     expect(code).toBe(2)
     expect(stderr).toContain('chamber_city')
     expect(sandbox().requests).toHaveLength(0)
+  })
+})
+
+describe('report members: progress', () => {
+  it('counts on a terminal stderr, cleared at the end; nothing in a pipe or with -q', async () => {
+    const tty = await run(['report', 'members', '-o', 'ndjson'], { stderrIsTTY: true })
+    expect(tty.code).toBe(0)
+    expect(tty.stderr).toMatch(/fetched 260 members, chamber 1 of 10/)
+    expect(tty.stderr.endsWith('\r\u001b[2K')).toBe(true)
+    const piped = await run(['report', 'members', '-o', 'ndjson'], {
+      stderrIsTTY: true,
+      stdoutIsPipe: true,
+    })
+    expect(piped.stderr).toBe('')
+    const quiet = await run(['report', 'members', '-o', 'ndjson', '-q'], { stderrIsTTY: true })
+    expect(quiet.stderr).toBe('')
+  })
+})
+
+describe('report members: streaming', () => {
+  it('writes the first rows before the server has answered for a later page', async () => {
+    // Pages of 100: the big demo chamber's last page is held until rows are on stdout.
+    const last = Math.ceil(BIG_CHAMBER_MEMBERS / 100)
+    const gate = await startGate(
+      sandbox().sandbox,
+      (method, url) => method === 'GET' && url.includes(`/members?page=${last}&`),
+    )
+    try {
+      const session = startSession(['report', 'members', '-o', 'ndjson'], {
+        env: { ...credentialsEnv(sandbox(), gate.baseUrl('v2')), CHAMBERCTL_CONFIG_DIR: tempDir() },
+      })
+      await gate.whenHeld(1)
+      await until(session.stdout, /(\{"chamber_id":"ch_0001".*\n){200}/)
+      expect(gate.held()).toHaveLength(1)
+      gate.open()
+      expect((await session.done).code).toBe(0)
+    } finally {
+      await gate.close()
+    }
   })
 })
 
