@@ -118,9 +118,11 @@ __chamberctl_option_value() {
     'report members|--status') REPLY='choices active inactive pending' ;;
     'report members|--member-status') REPLY='choices active inactive pending' ;;
     'report members|--limit') REPLY=none ;;
+    'report members|--fields') REPLY='list chamber_id chamber_name chamber_city id name email phone membership_type status joined_at' ;;
     'report duplicates|--type') REPLY='choices hq subsidiary' ;;
     'report duplicates|--status') REPLY='choices active inactive pending' ;;
     'report duplicates|--member-status') REPLY='choices active inactive pending' ;;
+    'report duplicates|--fields') REPLY='list key chamber_id chamber_name member_id name email' ;;
     'api|-X' | 'api|--method') REPLY=none ;;
     'api|-f' | 'api|--raw-field') REPLY=none ;;
     'api|-F' | 'api|--field') REPLY=none ;;

@@ -399,10 +399,12 @@ complete -c chamberctl -n "__chamberctl_at 'report members'" -l type -x -a 'hq s
 complete -c chamberctl -n "__chamberctl_at 'report members'" -l status -x -a 'active inactive pending' -d 'only this status (v2)'
 complete -c chamberctl -n "__chamberctl_at 'report members'" -l member-status -x -a 'active inactive pending' -d 'only members of this status (v2)'
 complete -c chamberctl -n "__chamberctl_at 'report members'" -l limit -x -d 'print at most this many members, across chambers'
+complete -c chamberctl -n "__chamberctl_at 'report members'" -l fields -x -a '(__chamberctl_list chamber_id chamber_name chamber_city id name email phone membership_type status joined_at)' -d 'comma-separated columns or keys to print, e.g. id,address.city (see: chamberctl fields)'
 
 complete -c chamberctl -n "__chamberctl_at 'report duplicates'" -l type -x -a 'hq subsidiary' -d 'only this type (v2)'
 complete -c chamberctl -n "__chamberctl_at 'report duplicates'" -l status -x -a 'active inactive pending' -d 'only this status (v2)'
 complete -c chamberctl -n "__chamberctl_at 'report duplicates'" -l member-status -x -a 'active inactive pending' -d 'only members of this status (v2)'
+complete -c chamberctl -n "__chamberctl_at 'report duplicates'" -l fields -x -a '(__chamberctl_list key chamber_id chamber_name member_id name email)' -d 'comma-separated columns or keys to print, e.g. id,address.city (see: chamberctl fields)'
 
 complete -c chamberctl -n "__chamberctl_at 'api'" -s X -l method -x -d 'HTTP method (default GET, or POST when fields are given)'
 complete -c chamberctl -n "__chamberctl_at 'api'" -s f -l raw-field -x -d 'a string field; repeatable'

@@ -48,8 +48,9 @@ export type Writes = { resource: Descriptor; prompts: boolean }
 export type Completes =
   // The words it may be, asked for only when the completion scripts are built.
   | { words: () => readonly string[] }
-  // A comma-separated list of the fields of a resource: `--fields id,address.city`.
-  | { fieldsOf: Resource }
+  // A comma-separated list of the fields of a resource (or of a report's rows, by their
+  // descriptor): `--fields id,address.city`.
+  | { fieldsOf: Resource | Descriptor }
 
 const ABOUT = new WeakMap<object, About>()
 

@@ -46,6 +46,8 @@ const FIELD_CASES: [string, string[]][] = [
   ['chamberctl chambers list --fields address.c', ['address.city', 'address.country']],
   ['chamberctl chambers get ch_0001 --fields id,na', ['id,name']],
   ['chamberctl events list ch_0001 --fields id,title,s', ['id,title,status', 'id,title,starts_at']],
+  ['chamberctl report members --fields email,chamber_c', ['email,chamber_city']],
+  ['chamberctl report duplicates --fields k', ['key']],
   [
     'chamberctl members list ch_0001 --fields email,id,',
     MEMBER_FIELDS.filter((f) => !['email', 'id'].includes(f)).map((f) => `email,id,${f}`),

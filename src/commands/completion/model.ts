@@ -142,7 +142,9 @@ function describeArgument(
 function declared(completes: Completes | undefined): ValueCompletion | undefined {
   if (!completes) return undefined
   if ('fieldsOf' in completes) {
-    return { kind: 'list', values: fieldNames(RESOURCES[completes.fieldsOf]).map(safe) }
+    const { fieldsOf } = completes
+    const descriptor = typeof fieldsOf === 'string' ? RESOURCES[fieldsOf] : fieldsOf
+    return { kind: 'list', values: fieldNames(descriptor).map(safe) }
   }
   return choices(completes.words())
 }

@@ -7,6 +7,7 @@ import type { Context } from '../../cmdutil/context.js'
 import { OUTPUT, SERVER, about } from '../../cmdutil/manual.js'
 import { integer } from '../../cmdutil/parse.js'
 import { addChamberFilters } from '../chambers/index.js'
+import { duplicateRows, memberRows } from './rows.js'
 import membersManual from './members.md?raw'
 import duplicatesManual from './duplicates.md?raw'
 
@@ -37,6 +38,7 @@ export function registerReport(program: Command, ctx: Context): void {
       await members(toOptions(flags, ctx.globals), ctx)
     })
   about(membersCommand, {
+    completes: { '--fields': { fieldsOf: memberRows } },
     long: membersManual,
     topics: ['formatting'],
     globals: [...SERVER, ...OUTPUT],
@@ -66,6 +68,7 @@ export function registerReport(program: Command, ctx: Context): void {
     await duplicates(toOptions(flags, ctx.globals), ctx)
   })
   about(duplicatesCommand, {
+    completes: { '--fields': { fieldsOf: duplicateRows } },
     long: duplicatesManual,
     topics: ['exit-codes'],
     globals: [...SERVER, ...OUTPUT],
