@@ -5,7 +5,6 @@
 import type { AnswerRecord } from '../../api/answers.js'
 import { idText, isAnswerId } from '../../api/answers.js'
 import type { Client, PageParams } from '../../api/client.js'
-import { MAX_PER_PAGE } from '../../api/constants.js'
 import { ApiError } from '../../api/errors.js'
 import { pages, paginate } from '../../api/paginate.js'
 import type { Page } from '../../api/answers.js'
@@ -59,8 +58,8 @@ export class Walk {
 
   async chambers(): Promise<ChamberRef[]> {
     const { type, status } = this.selected
-    const list = (p: PageParams) =>
-      this.client.chambers.list({ type, status, ...p, perPage: p.perPage ?? MAX_PER_PAGE })
+    // --all asks for pages of 100, the most the API gives.
+    const list = (p: PageParams) => this.client.chambers.list({ type, status, ...p })
     const chambers: ChamberRef[] = []
     for await (const record of paginate(list, { all: true })) {
       const id = isAnswerId(record.id) ? idText(record.id) : undefined
