@@ -1,7 +1,7 @@
 // `report duplicates`: the members that share an e-mail address (finder.ts), grouped by it, with
 // where each copy lives; exit 1 when there are any, so that a CI job fails on them.
 //
-// --json prints one document, {groups: [{key, copies: [...]}], counts: {...}}; every other format
+// --json (and -o yaml) prints one document, {groups: [{key, copies: [...]}], counts: {...}}; every other format
 // prints the copies as rows (key, chamber_id, chamber_name, member_id, name, email), a group's
 // rows together: a table on a terminal names each group's key once, a pipe gets every row whole.
 import { checkFields } from '../../api/resources/index.js'
@@ -9,7 +9,7 @@ import type { Exactly } from '../../cmdutil/command.js'
 import type { Context, Globals } from '../../cmdutil/context.js'
 import { outputOptions, paged } from '../../cmdutil/print.js'
 import { ExitCode, SilentError } from '../../errors.js'
-import { writeBatches, writeJson } from '../../io/output.js'
+import { put, writeBatches, writeJson } from '../../io/output.js'
 import type { OutputRecord } from '../../io/output.js'
 import { startProgress } from '../../io/progress.js'
 import { pickFields } from '../../io/values.js'
@@ -73,7 +73,7 @@ export async function duplicates(opts: Options, ctx: Context): Promise<void> {
   )
   const pick = (row: OutputRecord) => (globals.fields ? pickFields(row, globals.fields) : row)
   await paged(ctx, async ({ io, globals }) => {
-    if (globals.format === 'json') {
+    if (globals.format === 'json' || globals.format === 'yaml') {
       const groups = found.groups.map((group) => ({
         key: group.key,
         copies: group.copies.map((copy) => pick(copyRow(copy))),
@@ -84,7 +84,9 @@ export async function duplicates(opts: Options, ctx: Context): Promise<void> {
         groups: groups.length,
         copies: rows.length,
       }
-      return writeJson(io, { groups, counts }, { jq: globals.jq })
+      if (globals.format === 'json') return writeJson(io, { groups, counts }, { jq: globals.jq })
+      const { yamlText } = await import('../../io/yaml-output.js')
+      return put(io.out, yamlText({ groups, counts }, io.stdoutIsTTY))
     }
     // On a terminal, a group's key heads its first row only.
     const shown =

@@ -7,6 +7,7 @@ import { useFakeApi } from '../../helpers/fake-api.js'
 import type { FakeRequest } from '../../helpers/fake-api.js'
 import { useTempDirs } from '../../helpers/sandbox.js'
 import { lines, ndjson, parseCsv } from '../../helpers/output.js'
+import { parse as parseYaml } from 'yaml'
 
 type Document = {
   groups: { key: string; copies: Record<string, unknown>[] }[]
@@ -91,6 +92,10 @@ describe('report duplicates with copies planted across chambers', () => {
       '3',
       '1',
     ])
+    // -o yaml prints the same document.
+    const yaml = await run(['report', 'duplicates', '-o', 'yaml'])
+    expect(yaml.code).toBe(1)
+    expect(parseYaml(yaml.stdout)).toEqual(document)
   })
 
   it('prints the same groups as rows in a pipe, CSV and ndjson, and a table on a terminal', async () => {
