@@ -6,7 +6,7 @@
 # The subcommands of a command path ('' is chamberctl itself), in REPLY.
 __chamberctl_commands() {
   case $1 in
-    '') REPLY='login logout auth chambers members events seed export report api sandbox fields version completion help' ;;
+    '') REPLY='login logout auth chambers members events seed export diff report api sandbox fields version completion help' ;;
     'auth') REPLY='status switch token' ;;
     'chambers') REPLY='list get create' ;;
     'members') REPLY='list add' ;;
@@ -27,6 +27,7 @@ __chamberctl_command() {
     '|events') REPLY=events ;;
     '|seed') REPLY=seed ;;
     '|export') REPLY=export ;;
+    '|diff') REPLY=diff ;;
     '|report') REPLY=report ;;
     '|api') REPLY=api ;;
     '|sandbox') REPLY=sandbox ;;
@@ -62,6 +63,7 @@ __chamberctl_options() {
     'events list') REPLY+=' --status --from --to --page --per-page --all --limit' ;;
     'seed') REPLY+=' --dry-run --offline --report --concurrency --verbose --skip-existing --resume' ;;
     'export') REPLY+=' --type --status --members' ;;
+    'diff') REPLY+=' --members' ;;
     'report members') REPLY+=' --type --status --member-status --limit' ;;
     'report duplicates') REPLY+=' --type --status --member-status' ;;
     'api') REPLY+=' -X --method -f --raw-field -F --field --input -H --header --paginate -i --include' ;;
@@ -159,10 +161,11 @@ __chamberctl_argument() {
     'events list|0') REPLY=chamber-ids ;;
     'seed|0') REPLY=files ;;
     'export|'*) REPLY=chamber-ids ;;
+    'diff|0') REPLY=none ;;
     'api|0') REPLY=none ;;
     'fields|0') REPLY='choices chambers members events' ;;
     'completion|0') REPLY='choices bash zsh fish powershell' ;;
-    'help|'*) REPLY='choices environment exit-codes formatting bulk fixtures credentials options reference login logout auth chambers members events seed export report api sandbox fields version completion help' ;;
+    'help|'*) REPLY='choices environment exit-codes formatting bulk fixtures credentials options reference login logout auth chambers members events seed export diff report api sandbox fields version completion help' ;;
     *) REPLY=none ;;
   esac
 }

@@ -21,6 +21,8 @@ function __chamberctl_command
             echo seed
         case '|export'
             echo export
+        case '|diff'
+            echo diff
         case '|report'
             echo report
         case '|api'
@@ -297,6 +299,7 @@ complete -c chamberctl -n "__chamberctl_at '' 0" -a members -d 'list and add the
 complete -c chamberctl -n "__chamberctl_at '' 0" -a events -d 'list the events of a chamber (v2)'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a seed -d 'create the chambers and members of a fixture file (JSON or YAML) (v2)'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a export -d 'write chambers (all, or those named) as a seed fixture: YAML, or JSON with --json'
+complete -c chamberctl -n "__chamberctl_at '' 0" -a diff -d 'compare a fixture (or an export) with the live directory; exit 1 when they differ'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a report -d 'reports across every chamber: all members, shared e-mail addresses'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a api -d 'make an authenticated request to any API path and print the answer'
 complete -c chamberctl -n "__chamberctl_at '' 0" -a sandbox -d 'run the local reference server of the chamber directory API (v1 and v2)'
@@ -392,6 +395,8 @@ complete -c chamberctl -n "__chamberctl_at 'export'" -l status -x -a 'active ina
 complete -c chamberctl -n "__chamberctl_at 'export'" -l members -d 'with each chamber\'s members'
 complete -c chamberctl -n "__chamberctl_at 'export' 0+" -a '(__chamberctl_chamber_ids)'
 
+complete -c chamberctl -n "__chamberctl_at 'diff'" -l members -d 'also compare the members of each chamber'
+
 complete -c chamberctl -n "__chamberctl_at 'report' 0" -a members -d 'every member of every chamber, beside the chamber\'s id, name and city'
 complete -c chamberctl -n "__chamberctl_at 'report' 0" -a duplicates -d 'members sharing an e-mail address, within a chamber or across chambers'
 
@@ -433,4 +438,4 @@ complete -c chamberctl -n "__chamberctl_at 'fields' 0" -a 'chambers members even
 
 complete -c chamberctl -n "__chamberctl_at 'completion' 0" -a 'bash zsh fish powershell'
 
-complete -c chamberctl -n "__chamberctl_at 'help' 0+" -a 'environment exit-codes formatting bulk fixtures credentials options reference login logout auth chambers members events seed export report api sandbox fields version completion help'
+complete -c chamberctl -n "__chamberctl_at 'help' 0+" -a 'environment exit-codes formatting bulk fixtures credentials options reference login logout auth chambers members events seed export diff report api sandbox fields version completion help'

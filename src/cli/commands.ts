@@ -10,6 +10,7 @@ export const TOP_LEVEL_COMMANDS = [
   'events',
   'seed',
   'export',
+  'diff',
   'report',
   'api',
   'sandbox',

@@ -6,6 +6,7 @@ import { registerApi } from '../commands/api/index.js'
 import { registerAuth } from '../commands/auth/index.js'
 import { registerChambers } from '../commands/chambers/index.js'
 import { registerCompletion } from '../commands/completion/index.js'
+import { registerDiff } from '../commands/diff/index.js'
 import { registerEvents } from '../commands/events/index.js'
 import { registerExport } from '../commands/export/index.js'
 import { registerFields } from '../commands/fields/index.js'
@@ -40,6 +41,7 @@ const REGISTERS: Record<
   events: registerEvents,
   seed: registerSeed,
   export: registerExport,
+  diff: registerDiff,
   report: registerReport,
   api: registerApi,
   sandbox: registerSandbox,

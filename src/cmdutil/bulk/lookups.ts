@@ -91,25 +91,41 @@ export class ChamberIndex {
     return new ChamberIndex(index, await index.records())
   }
 
-  named(name: string): boolean {
+  // Every chamber the server listed.
+  get records(): readonly AnswerRecord[] {
+    return this.known
+  }
+
+  // The chambers of this name, in the server's order.
+  withName(name: string): AnswerRecord[] {
     const wanted = this.index.keyOf(name)
-    return this.known.some((c) => this.index.keyOf(c.name) === wanted)
+    return this.known.filter((c) => this.index.keyOf(c.name) === wanted)
+  }
+
+  named(name: string): boolean {
+    return this.withName(name).length > 0
   }
 
   // A match without a usable id is no use to its members: it is created anew. `recorded`: the id
   // an earlier run created it with, which must still be there under the same name.
   find(body: ChamberCreate, hqId: string | undefined, recorded?: string): AnswerId | undefined {
-    const name = this.index.keyOf(body.name)
-    const id = this.known.find(
+    return this.match(body, hqId, recorded)?.id as AnswerId | undefined
+  }
+
+  // The chamber find() takes for this one, as the server gave it.
+  match(
+    body: ChamberCreate,
+    hqId: string | undefined,
+    recorded?: string,
+  ): AnswerRecord | undefined {
+    return this.withName(body.name).find(
       (c) =>
         isAnswerId(c.id) &&
-        this.index.keyOf(c.name) === name &&
         (recorded === undefined
           ? // A server that does not say a chamber's type leaves the name to decide.
             (c.type === undefined || c.type === null || c.type === body.type) &&
             (body.type !== 'subsidiary' || (isAnswerId(c.hq_id) && idText(c.hq_id) === hqId))
           : idText(c.id) === recorded),
-    )?.id
-    return isAnswerId(id) ? id : undefined
+    )
   }
 }

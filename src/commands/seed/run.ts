@@ -12,7 +12,6 @@ import type { MemberCreate } from '../../api/schemas.js'
 import { seedFailures, seedPlan, seedResults } from '../../api/resources/results.js'
 import type { Client } from '../../api/client.js'
 import { idText, isAnswerId } from '../../api/answers.js'
-import type { AnswerId } from '../../api/answers.js'
 import { ApiError } from '../../api/errors.js'
 import { emailKey } from '../../api/email.js'
 import { BulkRun, NOT_SENT, serverOf } from '../../cmdutil/bulk/run.js'
@@ -29,7 +28,9 @@ import { count } from '../../util.js'
 import { requireV2 } from '../../cmdutil/api-version.js'
 import { readFixture } from './fixture.js'
 import { checkReport, saveReport } from './report.js'
-import type { Fixture, FixtureChamber } from './fixture.js'
+import type { Fixture, FixtureChamber, FixtureMember } from './fixture.js'
+import { compareDirectory } from '../diff/compare.js'
+import type { ChamberComparison } from '../diff/compare.js'
 import { say } from '../../io/wrap.js'
 
 // The flags seed/index.ts declares: one renamed, added or dropped there alone is a type error
@@ -81,9 +82,7 @@ export async function seed(opts: Options, ctx: Context): Promise<void> {
     if (typeof hqId === 'string' && !given.has(hqId)) given.set(hqId, `${chamber.path}.hq_id`)
   }
   for (const [id, path] of given) await requireChamber(client, id, path)
-  if (opts.dryRun) {
-    return printPlan(fixture, opts.skipExisting ? await loadExisting(client) : undefined, ctx)
-  }
+  if (opts.dryRun) return printPlan(fixture, client, opts.skipExisting === true, ctx)
   const existing = await loadExisting(client)
 
   let report: Report | undefined
@@ -283,46 +282,56 @@ function* resultRows(fixture: Fixture, report: Report) {
   }
 }
 
-// --dry-run: the order of creation and what --skip-existing would skip; nothing is sent.
-async function printPlan(fixture: Fixture, existing: Existing | undefined, ctx: Context) {
+// --dry-run: the order of creation, from diff's comparison of the fixture with the server
+// (src/commands/diff/compare.ts), so that the plan and `diff` never disagree: a chamber diff
+// finds is skipped with --skip-existing when seed's own match takes it (the same type and HQ),
+// or created again without it; one that differs in type or HQ is created anew; a member is
+// skipped when its chamber is and the server has its e-mail there. Nothing is sent.
+async function printPlan(
+  fixture: Fixture,
+  client: Client,
+  skipExisting: boolean,
+  ctx: Context,
+): Promise<void> {
   const byKey = new Map(fixture.chambers.map((chamber) => [chamber.key, chamber]))
   const depth = (chamber: FixtureChamber): number =>
     chamber.hq ? 1 + depth(byKey.get(chamber.hq)!) : 0
+  const compared = new Map<string, ChamberComparison>()
+  const found = new Map<FixtureMember, string>()
+  const skips = (c: ChamberComparison) => skipExisting && c.seedSkips
+  await compareDirectory(
+    client,
+    fixtureOf(fixture),
+    { members: skips },
+    {
+      chamber: (result) => void compared.set(result.chamber.key, result),
+      member: ({ fixture, server }) => {
+        if (fixture && server && isAnswerId(server.id)) found.set(fixture, idText(server.id))
+      },
+      chamberDone: () => {},
+      onlyOnServer: () => {},
+    },
+  )
   const ordered = [...fixture.chambers].sort((a, b) => depth(a) - depth(b))
-  const planned = new Map<string, string | undefined>()
   const steps: Record<string, unknown>[] = []
-  const step = (
-    kind: string,
-    chamber: string,
-    name: string,
-    existingId: AnswerId | null | undefined,
-  ) =>
-    steps.push({
-      step: steps.length + 1,
-      // As terraform plan shows it: what would happen to each record, and why.
-      action:
-        existingId === undefined
-          ? 'create'
-          : existingId === null
-            ? 'skip (exists)'
-            : `skip (exists as ${idText(existingId)})`,
-      kind,
-      chamber,
-      name,
-      id: existingId ?? null,
-    })
+  const step = (kind: string, chamber: string, name: string, action: string, id?: string) =>
+    steps.push({ step: steps.length + 1, action, kind, chamber, name, id: id ?? null })
   for (const chamber of ordered) {
-    const hqId = chamber.hq ? planned.get(chamber.hq) : (chamber.body.hq_id ?? undefined)
-    const found =
-      hqId === undefined && chamber.hq ? undefined : existing?.chambers.find(chamber.body, hqId)
-    planned.set(chamber.key, found === undefined ? undefined : idText(found))
-    step('chamber', chamber.key, chamber.body.name, found)
+    const result = compared.get(chamber.key)!
+    const match = result.match?.id
+    const skipped = skips(result)
+    // As terraform plan shows it: what would happen to each record, and why.
+    const action = skipped
+      ? `skip (exists as ${match})`
+      : match === undefined
+        ? 'create'
+        : result.seedSkips
+          ? `create again (exists as ${match})`
+          : `create (differs from ${match})`
+    step('chamber', chamber.key, chamber.body.name, action, skipped ? match : undefined)
     for (const member of chamber.members) {
-      const id =
-        found !== undefined && existing
-          ? await existing.members.find(idText(found), member.body.email)
-          : undefined
-      step('member', chamber.key, member.body.email, id)
+      const id = skipped ? found.get(member) : undefined
+      step('member', chamber.key, member.body.email, id ? `skip (exists as ${id})` : 'create', id)
     }
   }
   await writeList(ctx.io, steps, {
@@ -333,10 +342,14 @@ async function printPlan(fixture: Fixture, existing: Existing | undefined, ctx: 
     jq: ctx.globals.jq,
   })
   if (!ctx.globals.quiet) {
-    const creates = steps.filter((s) => s.action === 'create').length
+    const creates = steps.filter((s) => String(s.action).startsWith('create')).length
     await say(
       ctx.io,
       `Dry run: ${count(creates)} to create, ${count(steps.length - creates)} to skip; nothing was sent`,
     )
   }
+}
+
+async function* fixtureOf(fixture: Fixture): AsyncGenerator<FixtureChamber> {
+  yield* fixture.chambers
 }
