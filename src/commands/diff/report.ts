@@ -306,17 +306,16 @@ export function jsonWriter(ctx: Pick<Context, 'io' | 'globals'>, file: string): 
           0 &&
         members.only_in_fixture.length + members.only_on_server.length + members.changed.length ===
           0
-      await writeJson(
-        ctx.io,
-        {
-          equal,
-          fixture: file,
-          chambers,
-          members: summary.members ? members : null,
-          summary,
-        },
-        { jq: ctx.globals.jq },
-      )
+      const document = {
+        equal,
+        fixture: file,
+        chambers,
+        members: summary.members ? members : null,
+        summary,
+      }
+      if (ctx.globals.format !== 'yaml') return writeJson(ctx.io, document, { jq: ctx.globals.jq })
+      const { yamlText } = await import('../../io/yaml-output.js')
+      await put(ctx.io.out, yamlText(document, ctx.io.stdoutIsTTY))
     },
   }
 }

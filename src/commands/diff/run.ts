@@ -24,8 +24,10 @@ export function toOptions<F extends Flags>(
 ): Options {
   if (globals.fields)
     throw new UsageError('diff compares every field the fixture states; --fields does not apply')
-  if (globals.formatChosen && globals.format !== 'json') {
-    throw new UsageError(`diff prints text, or JSON with --json; not -o ${globals.format}`)
+  if (globals.formatChosen && globals.format !== 'json' && globals.format !== 'yaml') {
+    throw new UsageError(
+      `diff prints text, or a document with --json or -o yaml; not -o ${globals.format}`,
+    )
   }
   return { file, members: flags.members === true }
 }
@@ -60,7 +62,7 @@ async function compare(
   chambers: AsyncIterable<FixtureChamber>,
 ): Promise<boolean> {
   const { io, globals } = ctx
-  const json = globals.format === 'json' || globals.jq !== undefined
+  const json = globals.format === 'json' || globals.format === 'yaml' || globals.jq !== undefined
   const writer = json
     ? jsonWriter(ctx, opts.file)
     : io.stdoutIsTTY

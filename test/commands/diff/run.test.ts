@@ -1,6 +1,7 @@
 // `diff`: a fixture against the sandbox it was seeded into (equal, exit 0), an export against its
 // own directory (equal), and each kind of difference planted alone and together, in each output
 // (a pipe's lines, a terminal's colours, --json); usage errors before anything is sent.
+import { parse as parseYaml } from 'yaml'
 import path from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { useSandbox, useTempDirs } from '../../helpers/sandbox.js'
@@ -148,7 +149,8 @@ describe('diff: each kind of difference', () => {
 
   it('says the same in one JSON document', async () => {
     const ids = await seeded()
-    const { code, stdout } = await run(['diff', write('p.json', planted()), '--members', '--json'])
+    const file = write('p.json', planted())
+    const { code, stdout } = await run(['diff', file, '--members', '--json'])
     expect(code).toBe(1)
     expect(JSON.parse(stdout)).toEqual({
       equal: false,
@@ -208,6 +210,10 @@ describe('diff: each kind of difference', () => {
         members: { only_in_fixture: 2, only_on_server: 1, changed: 1, same: 2 },
       },
     })
+    // -o yaml: the same document.
+    const yaml = await run(['diff', file, '--members', '-o', 'yaml'])
+    expect(yaml.code).toBe(1)
+    expect(parseYaml(yaml.stdout)).toEqual(JSON.parse(stdout))
   })
 
   it("shows its progress on a terminal's stderr while it writes to a file, never to a pipe", async () => {
