@@ -6,7 +6,7 @@ import { escapeForTerminal } from './terminal-text.js'
 
 // `input`: JSON text, handed to jq as it is (numbers keep every digit they came with).
 export async function writeJq(io: OutputIO, jq: JqProgram, input: string): Promise<void> {
-  const { lines, stderr } = jq.run(input, io.stdoutIsTTY)
+  const { lines, stderr } = await jq.run(input, io.stdoutIsTTY)
   // jq-wasm hands over stdout and stderr apart; the values go first.
   if (lines.length) await put(io.out, `${lines.join('\n')}\n`)
   // jq's messages quote the data they failed on.

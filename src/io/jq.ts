@@ -4,9 +4,15 @@
 // jq-wasm runs jq's main() once per call, compiling the filter each time (a few milliseconds),
 // so records are handed over in batches: jq reading several JSON texts runs the filter once per
 // text, which is what `-o ndjson | jq` would do.
+//
+// Compiling jq's WebAssembly costs a process more than its request: the paths scripts use most
+// (`.[0].id`, `.[].email`, `map(.id)`) are answered without it, exactly as jq would (jq-path.ts);
+// jq is loaded only for another filter, or for an input the fast path leaves to it.
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
+import type { Jq } from 'jq-wasm'
 import { UsageError } from '../errors.js'
+import { pathFilter, runPath } from './jq-path.js'
 import { escapeForTerminal, escapeJsonForTerminal } from './terminal-text.js'
 
 // Set by the build, which copies jq.wasm beside the bundle; the sources read it from the package.
@@ -23,35 +29,49 @@ export type JqProgram = {
   expression: string
   // Runs the filter over every JSON text in `input` (one or more, whitespace-separated); with
   // `terminal`, the lines are escaped for one (terminal-text.ts).
-  run(input: string, terminal?: boolean): JqResult
+  run(input: string, terminal?: boolean): Promise<JqResult>
   // Whether any run ended in a jq error; the command then exits 1, as jq would fail.
   readonly failed: boolean
 }
 
-// Compiles the expression before anything is sent: jq over no input compiles and runs nothing.
+// Compiles the expression before anything is sent: jq over no input compiles and runs nothing. A
+// filter of the fast path is one jq compiles, and jq is loaded when the first input needs it.
 export async function compileJq(expression: string): Promise<JqProgram> {
-  const { loadJq } = await import('jq-wasm')
-  const jq = await loadJq({ wasmBinary: await wasmBinary() })
-  const check = jq.raw('', expression, ['-c'])
-  if (check.exitCode !== 0) {
-    throw new UsageError(`--jq: ${check.stderr || `jq exited with status ${check.exitCode}`}`)
-  }
+  const path = pathFilter(expression)
+  let jq = path ? undefined : await loadChecked(expression)
   let failed = false
   return {
     expression,
     get failed() {
       return failed
     },
-    run(input, terminal = false) {
-      const result = jq.raw(input, expression, ['-c'])
-      // The jq binary's status tells only of the last input; an error on any record counts here.
-      if (result.exitCode !== 0 || /^jq: error/m.test(result.stderr)) failed = true
+    async run(input, terminal = false) {
+      let stdout = path && runPath(path, input)
+      let stderr = ''
+      if (stdout === undefined) {
+        jq ??= await loadChecked(expression)
+        const result = jq.raw(input, expression, ['-c'])
+        // The jq binary's status tells only of the last input; an error on any record counts.
+        if (result.exitCode !== 0 || /^jq: error/m.test(result.stderr)) failed = true
+        ;({ stdout, stderr } = result)
+      }
       return {
-        lines: result.stdout === '' ? [] : result.stdout.split('\n').map((l) => shown(l, terminal)),
-        stderr: result.stderr,
+        lines: stdout === '' ? [] : stdout.split('\n').map((l) => shown(l, terminal)),
+        stderr,
       }
     },
   }
+}
+
+// jq, with the expression compiled once to check it.
+async function loadChecked(expression: string): Promise<Jq> {
+  const { loadJq } = await import('jq-wasm')
+  const jq = await loadJq({ wasmBinary: await wasmBinary() })
+  const check = jq.raw('', expression, ['-c'])
+  if (check.exitCode !== 0) {
+    throw new UsageError(`--jq: ${check.stderr || `jq exited with status ${check.exitCode}`}`)
+  }
+  return jq
 }
 
 // -c puts every value on one line; a string line is printed as its text, like jq -r. On a

@@ -2,7 +2,14 @@
 // colour, CSV, YAML or progress bar libraries; only the code path that needs them may.
 import { readdir, readFile } from 'node:fs/promises'
 import { posix } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+
+// How often jq's WebAssembly package was loaded (its module evaluated) in this file.
+const jqWasm = vi.hoisted(() => ({ loads: 0 }))
+vi.mock('jq-wasm', async (original) => {
+  jqWasm.loads++
+  return original()
+})
 
 const HEAVY = ['string-width', 'chalk', 'csv-stringify', 'cli-progress', 'yaml']
 const STATIC_IMPORT = /^\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]/gm
@@ -80,5 +87,19 @@ describe('the OS keyring', () => {
     }
     // The pattern does see the import it must not find statically.
     expect(dynamic).toEqual(['config/keyring.ts'])
+  })
+})
+
+describe('jq', () => {
+  it('a filter of the fast path runs without loading jq; an input it leaves to jq loads it', async () => {
+    const { compileJq } = await import('../../src/io/jq.js')
+    const program = await compileJq('.[0].id')
+    expect(await program.run('[{"id":"ch_0001"}]')).toEqual({ lines: ['ch_0001'], stderr: '' })
+    expect(jqWasm.loads).toBe(0)
+    // jq's own error, from jq.
+    const error = await program.run('{"id":"ch_0001"}')
+    expect(error.stderr).toContain('Cannot index object with number')
+    expect(program.failed).toBe(true)
+    expect(jqWasm.loads).toBe(1)
   })
 })
