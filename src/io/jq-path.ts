@@ -181,13 +181,19 @@ function quote(text: string): string {
   return `"${escaped}"`
 }
 
+// Built by appending (V8 joins the pieces once, when the line is written).
 function print(value: Json): string {
   if (value === null) return 'null'
   if (typeof value === 'boolean') return String(value)
   if (typeof value === 'string') return quote(value)
   if (value instanceof JsonNumber) return canonical(value.literal)
-  if (Array.isArray(value)) return `[${value.map(print).join(',')}]`
-  return `{${Array.from(value, ([key, member]) => `${quote(key)}:${print(member)}`).join(',')}}`
+  let text = ''
+  if (Array.isArray(value)) {
+    for (const member of value) text += `,${print(member)}`
+    return `[${text.slice(1)}]`
+  }
+  for (const [key, member] of value) text += `,${quote(key)}:${print(member)}`
+  return `{${text.slice(1)}}`
 }
 
 const NUMBER_PARTS = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/
@@ -212,35 +218,39 @@ function canonical(literal: string): string {
 }
 
 // ---- reading strict JSON -------------------------------------------------------------------
+// By character codes: a merged `--all` array can be tens of megabytes.
 
 // Answers nest a few levels (json-text.ts refuses more than 128); deeper is left to jq.
 const MAX_DEPTH = 128
-const WHITE = /[ \t\n\r]*/y
 // eslint-disable-next-line no-control-regex
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/y
 // Longer literals, and exponents past decNumber's, are left to jq.
 const NUMBER = /-?(?:0|[1-9][0-9]{0,999})(?:\.[0-9]{1,1000})?(?:[eE][+-]?[0-9]{1,6})?(?![0-9.eE])/y
 
+const isWhite = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
+
+function skipWhite(at: Cursor): void {
+  while (isWhite(at.text.charCodeAt(at.i))) at.i++
+}
+
 // The JSON texts of `input`, white space between them, as jq reads them.
 function* jsonTexts(input: string): Generator<Json> {
-  if (LONE_SURROGATE.test(input)) throw HAND_TO_JQ
   const reader = { text: input, i: 0 }
-  eat(reader, WHITE)
+  skipWhite(reader)
   while (reader.i < input.length) {
     const value = read(reader, 0)
-    const before = reader.i
-    eat(reader, WHITE)
-    if (reader.i === before && reader.i < input.length) throw HAND_TO_JQ
+    if (reader.i < input.length && !isWhite(input.charCodeAt(reader.i))) throw HAND_TO_JQ
+    skipWhite(reader)
     yield value
   }
 }
 
 function read(at: Cursor, depth: number): Json {
-  const c = at.text[at.i]
-  if (c === '"') return readString(at)
-  if (c === '[' || c === '{') {
+  const c = at.text.charCodeAt(at.i)
+  if (c === 0x22) return readString(at)
+  if (c === 0x5b || c === 0x7b) {
     if (depth === MAX_DEPTH) throw HAND_TO_JQ
-    return c === '[' ? readArray(at, depth + 1) : readObject(at, depth + 1)
+    return c === 0x5b ? readArray(at, depth + 1) : readObject(at, depth + 1)
   }
   for (const [word, value] of LITERALS) {
     if (at.text.startsWith(word, at.i)) {
@@ -260,51 +270,72 @@ const LITERALS: [string, Json][] = [
 ]
 
 function readString(at: Cursor): string {
+  const { text } = at
+  const start = at.i + 1
+  for (let i = start; ; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 0x22) {
+      at.i = i + 1
+      return text.slice(start, i)
+    }
+    if (c === 0x5c) return readEscaped(at)
+    // A control character, or the text's end (NaN).
+    if (!(c >= 0x20)) throw HAND_TO_JQ
+    // A surrogate only as the first of a pair: UTF-8 cannot hold a lone one.
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const low = text.charCodeAt(i + 1)
+      if (c > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) throw HAND_TO_JQ
+      i++
+    }
+  }
+}
+
+function readEscaped(at: Cursor): string {
   const match = eat(at, STRING)
-  if (!match) throw HAND_TO_JQ
-  const text = match[0]
-  if (!text.includes('\\')) return text.slice(1, -1)
-  const value = JSON.parse(text) as string
-  // An escaped lone surrogate: jq refuses the input.
+  // A lone surrogate, written or escaped (half of a pair escaped is one too): UTF-8 cannot hold
+  // one, and jq refuses the escape.
+  if (!match || LONE_SURROGATE.test(match[0])) throw HAND_TO_JQ
+  const value = JSON.parse(match[0]) as string
   if (LONE_SURROGATE.test(value)) throw HAND_TO_JQ
   return value
 }
 
 // After `[` or `{`: its members, each after white space, up to the closing bracket.
-function readMembers(at: Cursor, close: string, member: () => void): void {
+function readMembers(at: Cursor, close: number, member: () => void): void {
   at.i++
-  eat(at, WHITE)
-  if (at.text[at.i] === close) {
+  skipWhite(at)
+  if (at.text.charCodeAt(at.i) === close) {
     at.i++
     return
   }
   for (;;) {
     member()
-    eat(at, WHITE)
-    const c = at.text[at.i++]
+    skipWhite(at)
+    const c = at.text.charCodeAt(at.i++)
     if (c === close) return
-    if (c !== ',') throw HAND_TO_JQ
-    eat(at, WHITE)
+    if (c !== 0x2c) throw HAND_TO_JQ
+    skipWhite(at)
   }
 }
 
 function readArray(at: Cursor, depth: number): Json[] {
   const array: Json[] = []
-  readMembers(at, ']', () => array.push(read(at, depth)))
+  readMembers(at, 0x5d, () => array.push(read(at, depth)))
   return array
 }
 
 function readObject(at: Cursor, depth: number): Map<string, Json> {
   const object = new Map<string, Json>()
-  readMembers(at, '}', () => {
-    if (at.text[at.i] !== '"') throw HAND_TO_JQ
+  readMembers(at, 0x7d, () => {
+    if (at.text.charCodeAt(at.i) !== 0x22) throw HAND_TO_JQ
     const key = readString(at)
-    eat(at, WHITE)
-    if (at.text[at.i++] !== ':') throw HAND_TO_JQ
-    eat(at, WHITE)
-    // jq keeps the last of two values under one key, at the first one's place: left to jq.
-    if (object.has(key)) throw HAND_TO_JQ
+    skipWhite(at)
+    if (at.text.charCodeAt(at.i++) !== 0x3a) throw HAND_TO_JQ
+    skipWhite(at)
+    const size = object.size
     object.set(key, read(at, depth))
+    // jq keeps the last of two values under one key: left to jq.
+    if (object.size === size) throw HAND_TO_JQ
   })
   return object
 }

@@ -13,7 +13,7 @@ beforeAll(async () => {
   jq = await loadJq()
 })
 
-const RUNS = 6000
+const RUNS = 4000
 let answered = 0
 let filtersAccepted = 0
 afterAll(() => {
@@ -32,6 +32,9 @@ const CHARS = [
   ...'ab /"\\é\u2028\u007f\u0080\u00ad\ufeff\uffff\u0000\u0001\u001f\b\f\n\r\t',
   '😀',
   'A\u0301',
+  // Lone surrogates: jq refuses them escaped, and UTF-8 cannot carry them raw.
+  '\ud800',
+  '\udc00',
 ]
 
 const hex4 = (code: number, upper: boolean) => {
@@ -325,10 +328,11 @@ describe('--jq fast path', () => {
       }),
       { numRuns: RUNS },
     )
-    // The property is not empty: most filters are the fast path's, and it answers most inputs.
+    // The property is not empty: most filters are the fast path's, and it answers many inputs.
     expect(filtersAccepted).toBeGreaterThan(RUNS * 0.5)
-    expect(answered).toBeGreaterThan(RUNS * 0.3)
-  })
+    expect(answered).toBeGreaterThan(RUNS * 0.2)
+    // A few thousand runs of jq: seconds, many more on a busy machine.
+  }, 180_000)
 
   it('takes every filter of its grammar that jq compiles, and refuses the look-alikes', () => {
     expect(NEAR.filter((f) => pathFilter(f) !== undefined)).toEqual([])
