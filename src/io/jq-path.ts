@@ -44,9 +44,12 @@ const BRACKETS = /\[(?:(-?(?:0|[1-9][0-9]{0,8}))|)\]/y
 // What may follow a path: it ends there.
 const PATH_END = /(?=[ \t\n\r|)]|$)/y
 
+// Longer filters are left to jq: reading and running them here recurses once a step.
+const MAX_FILTER = 1000
+
 // The steps of a filter the fast path answers, or undefined for one jq must run.
 export function pathFilter(expression: string): PathFilter | undefined {
-  if (LONE_SURROGATE.test(expression)) return undefined
+  if (expression.length > MAX_FILTER || LONE_SURROGATE.test(expression)) return undefined
   const at = { text: expression, i: 0 }
   const steps = pipeline(at)
   return steps && at.i === expression.length ? steps : undefined
@@ -137,7 +140,8 @@ function apply(steps: PathFilter, from: number, value: Json, out: Json[]): void 
     const mapped: Json[] = []
     for (const member of members(value)) apply(step.map, 0, member, mapped)
     apply(steps, from + 1, mapped, out)
-  } else apply(steps, from + 1, 'key' in step ? field(value, step.key) : at(value, step.index), out)
+  } else
+    apply(steps, from + 1, 'key' in step ? field(value, step.key) : element(value, step.index), out)
 }
 
 function members(value: Json): Iterable<Json> {
@@ -153,7 +157,7 @@ function field(value: Json, key: string): Json {
 }
 
 // jq's index: from the end when negative, null outside the array.
-function at(value: Json, index: number): Json {
+function element(value: Json, index: number): Json {
   if (value === null) return null
   if (!Array.isArray(value)) throw HAND_TO_JQ
   return value[index < 0 ? value.length + index : index] ?? null

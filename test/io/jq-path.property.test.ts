@@ -336,6 +336,8 @@ describe('--jq fast path', () => {
 
   it('takes every filter of its grammar that jq compiles, and refuses the look-alikes', () => {
     expect(NEAR.filter((f) => pathFilter(f) !== undefined)).toEqual([])
+    // However deep: jq reads it without a stack overflow.
+    expect(pathFilter(`${'map('.repeat(50_000)}.${')'.repeat(50_000)}`)).toBeUndefined()
     for (const f of ['.', '.[0].id', '.[].id', '.[] | .id', 'map(.id)', ' ."a b"[-1] ']) {
       expect(pathFilter(f), f).toBeDefined()
     }
