@@ -33,6 +33,8 @@ function v8Dir(): string {
 describe('commandKey', () => {
   it.each([
     [['chambers', 'list', '--json'], 'chambers.list'],
+    [['chambers', 'list', '--jq', '.[0].id'], 'chambers.list.jq'],
+    [['--jq=.id', 'chambers', 'get', 'ch_1'], 'chambers.get.jq'],
     [['--profile', 'prod', 'members', 'add', 'ch_1', '--name', 'A'], 'members.add'],
     [['-o', 'json', 'events', 'view', 'ev_1'], 'events.view'],
     [['auth', 'token'], 'auth.token'],
