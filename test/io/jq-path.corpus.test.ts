@@ -1,8 +1,8 @@
 // --jq's fast path (src/io/jq-path.ts) against jq 1.8.2's own test cases (jq.test, man.test):
 // every program it takes gives jq's expected outputs wherever it answers, byte for byte what jq
 // -c prints; every program jq refuses to compile (%%FAIL) it leaves to jq. The cases live outside
-// the repository (../shared/data/jq/): .ci/run's conformance step names them in JQ_TESTS, and
-// without it this file skips.
+// the repository, in the shared data beside it: .ci/run's conformance step names them in
+// JQ_TESTS, and without it this file skips.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadJq } from 'jq-wasm'
