@@ -17,8 +17,10 @@
 // Retry-After): the same 5,000 rows must end in one run, each created once, in at most 1.25x the
 // bucket's ideal time, with 429 answers to at most 5% of the rows.
 //
+// Issue 33's whole-directory commands at 1k and 1M members: bench/million.mjs.
+//
 // BENCH_RUNS (start-up samples per case, default 30) and BENCH_BULK_RUNS (default 3) trade time
-// for noise. BENCH_ONLY (a comma list of startup, bulk, memory, ratelimit; default all of them)
+// for noise. BENCH_ONLY (a comma list of startup, bulk, memory, ratelimit, million; default all)
 // runs only those rows, for quicker iterations on one of them. BENCH_ONLY=npm runs the npm
 // channel's rows (RELEASING.md), which no default run includes: the bundle on this Node against a
 // launcher that starts the single executable, and against the executable alone.
@@ -34,6 +36,7 @@ import { build } from 'esbuild'
 import { buildCli } from '../scripts/build.mjs'
 import { BUNDLE_PLUGINS } from '../scripts/release/bundle.mjs'
 import { downloadedHostNode } from '../scripts/release/package.mjs'
+import { million } from './million.mjs'
 import { CHAMBER, startRateLimited } from './rate-limited.mjs'
 
 const node = process.execPath
@@ -50,7 +53,7 @@ const BIG_LIST = 100_000
 const RATE = 200
 const binary =
   process.env.BENCH_BINARY ?? here(`../release/chamberctl-${process.platform}-${process.arch}`)
-const only = new Set((process.env.BENCH_ONLY ?? 'startup,bulk,memory,ratelimit').split(','))
+const only = new Set((process.env.BENCH_ONLY ?? 'startup,bulk,memory,ratelimit,million').split(','))
 
 const work = mkdtempSync(join(tmpdir(), 'chamberctl-bench-'))
 // The developer's own CHAMBERCTL_* settings must not steer the measured commands.
@@ -73,7 +76,9 @@ try {
   const tokenEnv = { ...env, CHAMBERCTL_BASE_URL: server, CHAMBERCTL_TOKEN: token }
   login(server)
   console.log(`Node ${process.versions.node}; ${runs} start-up samples, ${bulkRuns} bulk runs\n`)
-  if (only.has('startup')) startup(server, token, tokenEnv, await bundleUndiciGet())
+  if (only.has('startup')) {
+    startup(server, token, tokenEnv, await bundle(here('./undici-get.mjs'), 'undici-get.mjs'))
+  }
   if (only.has('npm')) npmChannel(tokenEnv)
   if (only.has('bulk')) await bulk(server, token, tokenEnv)
   if (only.has('memory')) {
@@ -82,6 +87,10 @@ try {
     yamlMemory(listed, await fetchToken(listed))
   }
   if (only.has('ratelimit')) await rateLimited()
+  if (only.has('million')) {
+    const lent = { node, bin, env, work, usagePreload, bundle, startSandbox, fetchToken }
+    await million({ ...lent, median, shuffler, rows })
+  }
   printTable()
 } finally {
   // Each sandbox removes its files as it stops: the directory is removed after that.
@@ -95,10 +104,11 @@ try {
   rmSync(work, { recursive: true, force: true })
 }
 
-async function bundleUndiciGet() {
-  const outfile = join(work, 'undici-get.mjs')
+// A bench script that imports chamberctl's sources, bundled as the CLI is.
+async function bundle(entry, name) {
+  const outfile = join(work, name)
   await build({
-    entryPoints: [here('./undici-get.mjs')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     format: 'esm',

@@ -213,7 +213,7 @@ function addDemoMembers(store: Store, count: number): void {
       `--demo-members adds to the demo chamber ${DEMO_LARGE_CHAMBER_ID}, which this sandbox does not have`,
     )
   }
-  store.addMembers(chamber, count, (i, n) =>
+  store.addMembers([chamber], count, (_, i, n) =>
     demoMember(DEMO_LARGE_CHAMBER_ID, DEMO_LARGE_CHAMBER_DOMAIN, i, n),
   )
 }

@@ -91,6 +91,8 @@ export type Found<T> = { records: T[]; total: number }
 // A chamber and the row number that its members and events refer to.
 export type ChamberRow = { seq: number; record: StoredChamber }
 export type EventWindow = { status?: string; from: number; to: number }
+// The i-th member of a chamber, the sandbox's n-th (addMembers).
+export type MakeMember = (chamber: ChamberRow, i: number, n: number) => StoredMember
 
 export type OpenOptions = {
   // The database file; in memory without one.
@@ -301,28 +303,33 @@ export class Store implements Grants {
     return { chambers: this.count('chambers', all), members, events: this.count('events', all) }
   }
 
-  // Adds `count` members made by `make(i, n)`: the chamber's i-th member, the sandbox's n-th.
-  // One transaction, with the sort indexes rebuilt once at the end instead of updated per row.
-  addMembers(chamber: ChamberRow, count: number, make: (i: number, n: number) => StoredMember) {
+  // Adds `count` members to each chamber, made by `make(chamber, i, n)`: the chamber's i-th
+  // member, the sandbox's n-th. One transaction, with the sort indexes rebuilt once at the end
+  // instead of updated per row (a bench fills 100 chambers in one).
+  addMembers(chambers: readonly ChamberRow[], count: number, make: MakeMember) {
     // Index builds sort in the page cache; a large one for the fill, the default after it.
     this.db.exec(`PRAGMA cache_size = ${FILL_CACHE_KIB}`)
     try {
-      this.fill(chamber, count, make)
+      this.fill(chambers, count, make)
     } finally {
       this.db.exec(`PRAGMA cache_size = ${CACHE_KIB}; PRAGMA shrink_memory`)
     }
   }
 
-  private fill(chamber: ChamberRow, count: number, make: (i: number, n: number) => StoredMember) {
+  private fill(chambers: readonly ChamberRow[], count: number, make: MakeMember) {
     this.transaction(() => {
-      const first = this.memberCount(chamber)
       const next = this.nextNumber('member')
       for (const statement of MEMBER_INDEXES) {
         this.db.exec(`DROP INDEX ${/INDEX (\w+)/.exec(statement)![1]}`)
       }
-      for (let i = 0; i < count; i++) this.insertMember(chamber.seq, make(first + i, next + i))
+      for (const [c, chamber] of chambers.entries()) {
+        const first = this.memberCount(chamber)
+        for (let i = 0; i < count; i++) {
+          this.insertMember(chamber.seq, make(chamber, first + i, next + c * count + i))
+        }
+      }
       for (const statement of MEMBER_INDEXES) this.db.exec(statement)
-      this.setNextNumber('member', next + count)
+      this.setNextNumber('member', next + chambers.length * count)
     })
   }
 

@@ -48,7 +48,7 @@ async function filledStore(): Promise<{ store: Store; chamber: ChamberRow }> {
   } as never)
   const store = Store.open({ initial: () => dataset })
   const chamber = store.getChamber(CHAMBER)!
-  store.addMembers(chamber, MEMBERS, (i, n) => demoMember(CHAMBER, 'deep.example', i, n))
+  store.addMembers([chamber], MEMBERS, (_, i, n) => demoMember(CHAMBER, 'deep.example', i, n))
   return { store, chamber: store.getChamber(CHAMBER)! }
 }
 

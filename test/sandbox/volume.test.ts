@@ -1,6 +1,8 @@
 // `demoMembers`: the fast fill of the demo chamber, and lists over what it adds.
 import { describe, expect, it } from 'vitest'
+import { demoDataset, demoMember } from '../../src/sandbox/demo-data.js'
 import { startSandbox } from '../../src/sandbox/server.js'
+import { Store } from '../../src/sandbox/store.js'
 import { BIG_CHAMBER, ids, sortedBy, withSandbox } from './helpers.js'
 
 const MEMBERS = `/chambers/${BIG_CHAMBER}/members`
@@ -54,5 +56,32 @@ describe(`a sandbox with ${ADDED} demo members added`, () => {
     await expect(startSandbox({ port: 0, empty: true, demoMembers: 10 })).rejects.toThrow(
       /--demo-members adds to the demo chamber ch_0001/,
     )
+  })
+})
+
+// What bench/million.mjs fills a directory of many chambers with, in one transaction.
+describe('Store.addMembers over several chambers', () => {
+  it('gives each chamber its members, numbered on from one chamber to the next', () => {
+    const dataset = demoDataset(Date.UTC(2026, 0, 1))
+    const store = Store.open({ initial: () => dataset })
+    try {
+      const chambers = ['ch_0002', 'ch_0003'].map((id) => store.getChamber(id)!)
+      const before = chambers.map((chamber) => store.memberCount(chamber))
+      store.addMembers(chambers, 30, (chamber, i, n) =>
+        demoMember(chamber.record.id, `${chamber.record.id}.example`, i, n),
+      )
+      const page = { page: 1, perPage: 100 }
+      const [second, third] = chambers.map((chamber) => store.listMembers(chamber, undefined, page))
+      expect(second!.total).toBe(before[0]! + 30)
+      expect(third!.total).toBe(before[1]! + 30)
+      // The demo data's last member is mb_000343: the first chamber's 30, then the second's.
+      expect(second!.records.at(-1)!.id).toBe('mb_000373')
+      expect(third!.records.slice(before[1]).map((m) => m.id)).toEqual(
+        Array.from({ length: 30 }, (_, i) => `mb_${String(374 + i).padStart(6, '0')}`),
+      )
+      expect(new Set(third!.records.map((m) => m.email)).size).toBe(third!.records.length)
+    } finally {
+      store.close()
+    }
   })
 })
