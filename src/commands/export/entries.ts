@@ -35,6 +35,9 @@ const CHAMBER_MADE = ['id', 'status', 'created_at']
 const MEMBER_MADE = ['id', 'chamber_id', 'status', 'joined_at']
 const CHAMBER_SENT = ['name', 'type', 'hq_id', 'address']
 const MEMBER_SENT = ['name', 'email', 'phone', 'membership_type']
+// Made once: a million members are checked against them.
+const CHAMBER_KNOWN = new Set([...CHAMBER_MADE, ...CHAMBER_SENT])
+const MEMBER_KNOWN = new Set([...MEMBER_MADE, ...MEMBER_SENT])
 // The sandbox's address fields (`chamberctl sandbox --help`, Records) in its order; other keys
 // follow by name.
 const ADDRESS_ORDER = ['street', 'city', 'postal_code', 'region', 'country']
@@ -50,12 +53,14 @@ function text(value: unknown): string | undefined | typeof UNUSABLE {
   return isAnswerId(value) ? idText(value) : UNUSABLE
 }
 
-function extraFields(record: AnswerRecord, known: readonly string[]): string[] {
-  return Object.keys(record).filter((key) => !known.includes(key) && record[key] != null)
+function extraFields(record: AnswerRecord, known: ReadonlySet<string>): string[] {
+  const extra: string[] = []
+  for (const key of Object.keys(record)) if (!known.has(key) && record[key] != null) extra.push(key)
+  return extra
 }
 
 export function chamberDraft(record: AnswerRecord): Converted<ChamberDraft> {
-  const leftOut = extraFields(record, [...CHAMBER_MADE, ...CHAMBER_SENT])
+  const leftOut = extraFields(record, CHAMBER_KNOWN)
   const name = text(record.name)
   const hqId = text(record.hq_id)
   const address = addressOf(record.address, leftOut)
@@ -106,7 +111,7 @@ function rank(key: string): number {
 }
 
 export function memberEntry(record: AnswerRecord): Converted<MemberEntry> {
-  const leftOut = extraFields(record, [...MEMBER_MADE, ...MEMBER_SENT])
+  const leftOut = extraFields(record, MEMBER_KNOWN)
   const body: Record<string, unknown> = {}
   for (const field of MEMBER_SENT) {
     const value = text(record[field])

@@ -31,14 +31,14 @@ export function isPlainYaml(text: string): boolean {
 }
 
 // One entry of a list as the yaml package prints it when every value is a string it prints
-// plain (a member, nearly always): without the package, which takes most of a large export's
-// time. Undefined for any other entry.
-export function plainYamlItem(entry: Record<string, unknown>): string | undefined {
+// plain (a member, nearly always), each line after `by`: without the package, which took most of
+// a large export's time. Undefined for any other entry.
+export function plainYamlItem(entry: Record<string, unknown>, by = ''): string | undefined {
   let text = ''
   for (const key in entry) {
     const value = entry[key]
     if (typeof value !== 'string' || !isPlainYaml(value) || !isPlainYaml(key)) return undefined
-    text += `${text === '' ? '- ' : '  '}${key}: ${value}\n`
+    text += `${by}${text === '' ? '- ' : '  '}${key}: ${value}\n`
   }
   return text === '' ? undefined : text
 }
@@ -46,19 +46,19 @@ export function plainYamlItem(entry: Record<string, unknown>): string | undefine
 export async function yamlWriter(out: Writable): Promise<FixtureWriter> {
   const { stringifyYaml } = await import('../../io/yaml.js')
   // No folding of long lines: a name stays on one line, as a person would edit it.
-  const item = (entry: Record<string, unknown>) =>
-    plainYamlItem(entry) ?? stringifyYaml([entry], { lineWidth: 0 })
+  const item = (entry: Record<string, unknown>, by: string) =>
+    plainYamlItem(entry, by) ?? indent(stringifyYaml([entry], { lineWidth: 0 }), by)
   let started = false
   let members = false
   return {
     async chamber(entry) {
-      await put(out, (started ? '' : 'chambers:\n') + indent(item(entry), '  '))
+      await put(out, (started ? '' : 'chambers:\n') + item(entry, '  '))
       started = true
       members = false
     },
     async members(entries) {
       let text = members ? '' : '    members:\n'
-      for (const entry of entries) text += indent(item(entry), '      ')
+      for (const entry of entries) text += item(entry, '      ')
       await put(out, text)
       members = true
     },
