@@ -3,7 +3,8 @@
 // category.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { emailKey, isEmailAddress } from '../../src/api/email.js'
+import { emailKey, isCommonAddress, isEmailAddress, isMailbox } from '../../src/api/email.js'
+import fc from '../helpers/fast-check.js'
 import { memberCreateSchema } from '../../src/api/schemas.js'
 
 const fixture = (name: string) =>
@@ -75,6 +76,41 @@ describe('the e-mail rule', () => {
     ]) {
       expect(memberCreateSchema.safeParse({ ...member, email }).data?.email).toBe(email)
     }
+  })
+})
+
+describe('the common address', () => {
+  it('is one the whole rule takes, up to the limits of length', () => {
+    // Atoms and labels of every length around the limits, with what may and may not be in them.
+    const part = (chars: string) =>
+      fc.oneof(
+        fc.array(fc.constantFrom(...chars), { maxLength: 8 }).map((a) => a.join('')),
+        fc.integer({ min: 55, max: 70 }).map((n) => 'a'.repeat(n)),
+      )
+    const atom = fc.oneof(
+      { arbitrary: part("aZ9!#$%&'*+-/=?^_`{|}~"), weight: 4 },
+      { arbitrary: part('a.@"\\é '), weight: 1 },
+    )
+    const label = fc.oneof(
+      { arbitrary: part('aZ9-'), weight: 4 },
+      { arbitrary: part('a._é'), weight: 1 },
+    )
+    const address = fc
+      .tuple(fc.array(atom, { minLength: 1, maxLength: 3 }), fc.array(label, { maxLength: 5 }))
+      .map(([local, domain]) => `${local.join('.')}@${domain.join('.')}`)
+    let common = 0
+    fc.assert(
+      fc.property(address, (text) => {
+        if (!isCommonAddress(text)) return
+        common++
+        expect(isMailbox(text)).toBe(true)
+      }),
+      { numRuns: 5000 },
+    )
+    // The seed is fixed (test/helpers/fast-check.ts): the same addresses on every run.
+    expect(common).toBeGreaterThan(200)
+    expect(isCommonAddress('ada.lovelace2@ch-0001.bench.example')).toBe(true)
+    expect(isCommonAddress(`${'a'.repeat(65)}@example.com`)).toBe(false)
   })
 })
 
