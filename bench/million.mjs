@@ -1,5 +1,5 @@
 // Issue 33's million rows of `npm run bench` (BENCH_ONLY=million): the commands that read a whole
-// directory, at 1,000 members and at 1,000,000 (both 100 chambers, of 10 and of 10,000), peak
+// directory, at 1,000 members, 100,000 and 1,000,000 (100 chambers, of 10 to 10,000), peak
 // RSS at 1M against 1k (goal ≤ 1.3×) and records/s at 1M against the node:http floor
 // (bench/fetch-floor.mjs: the same pages, parsed and dropped; goal ≥ 0.8×). Output goes to
 // /dev/null; each case's first run, which is not counted, checks what it printed through a pipe.
@@ -8,7 +8,7 @@
 // The databases are filled by the sandbox's own store (bench/fill.mjs) in the bench's work
 // directory, served by `chamberctl sandbox --data`, counted through the API, and removed with it.
 import { spawn, spawnSync } from 'node:child_process'
-import { closeSync, openSync, readFileSync } from 'node:fs'
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -24,11 +24,13 @@ const floorScript = fileURLToPath(new URL('./fetch-floor.mjs', import.meta.url))
 const FIRST = 'ch_0001'
 const EVERY = Array.from({ length: CHAMBERS }, (_, c) => `ch_${String(c + 1).padStart(4, '0')}`)
 
-// What is measured. `command`: its words, for `chamberctl help`; `args` after `chamberctl`; `chambers` and `query`: the pages it reads, which
-// the floor reads too; `lines(members, chambers)`: what it prints, checked on its first run.
-// Members of one chamber, not of all: a loop of 100 processes is not one command, and the first
-// chamber, 10 members at 1k, is 10,000 at 1M. A command this build lacks (`chamberctl help`
-// fails) is skipped with a note: `report members` and `diff FIXTURE --members` go here.
+// What is measured. `command`: its words, for `chamberctl help`; `args` after `chamberctl`, or
+// made from the directory (`dir.fixture(changes)`: its export, with that many changes planted);
+// `chambers` and `query`: the pages it reads, which the floor reads too; `lines(members)`: what it
+// prints, checked on its first run; `exit`: its exit code (0). `members list` reads one chamber,
+// not all: a loop of 100 processes is not one command, and the first chamber, 10 members at 1k,
+// is 10,000 at 1M. A command this build lacks (`chamberctl help` fails) is skipped with a note:
+// `report members` and `diff` are measured once their branches are in.
 const COMMANDS = [
   {
     what: 'export --members',
@@ -48,7 +50,33 @@ const COMMANDS = [
     query: '',
     lines: (members) => members / CHAMBERS,
   },
+  {
+    what: 'report members -o ndjson',
+    command: ['report', 'members'],
+    args: ['report', 'members', '-o', 'ndjson', '-q'],
+    chambers: EVERY,
+    query: '',
+    lines: (members) => members,
+  },
+  {
+    what: 'diff EXPORT --members, its own export',
+    command: ['diff'],
+    args: (dir) => ['diff', dir.fixture(0), '--members', '-q'],
+    chambers: EVERY,
+    query: '&sort=name',
+  },
+  {
+    what: 'diff --members, 100 changes planted',
+    command: ['diff'],
+    args: (dir) => ['diff', dir.fixture(PLANTED), '--members', '-q'],
+    chambers: EVERY,
+    query: '&sort=name',
+    exit: 1,
+  },
 ]
+// Changes planted in a fixture, a third of each kind: a member only on the server (taken out), a
+// field that differs (membership_type), a member only in the fixture (one added).
+const PLANTED = 100
 
 // `bench`: what bench/run.mjs lends (its processes' environment, work directory, sandboxes,
 // bundler, sampling helpers); the rows go to its table.
@@ -67,7 +95,9 @@ export async function million(bench) {
     const base = await startSandbox(['--data', file])
     const token = await fetchToken(base)
     await checkCount(base, token, members)
-    dirs.push({ members, fillSeconds, base, token })
+    const dir = { members, fillSeconds, base, token }
+    dir.fixture = fixtures(bench, dir)
+    dirs.push(dir)
   }
   const [small, big] = [dirs[0], dirs.at(-1)]
   rows.push({
@@ -87,10 +117,10 @@ export async function million(bench) {
     ...dirs.map((dir) => ({
       command,
       dir,
-      args: [bin, ...command.args],
+      args: [bin, ...(typeof command.args === 'function' ? command.args(dir) : command.args)],
       env: { ...env, CHAMBERCTL_BASE_URL: dir.base, CHAMBERCTL_TOKEN: dir.token },
       records: (dir.members / CHAMBERS) * command.chambers.length,
-      lines: command.lines(dir.members),
+      lines: command.lines?.(dir.members),
     })),
     {
       command,
@@ -176,15 +206,65 @@ async function measure({ node, usagePreload, work }, c, check = false) {
   const code = await new Promise((resolve) => child.on('close', resolve))
   if (!check) closeSync(out)
   const ms = performance.now() - started
-  if (code !== 0) throw new Error(`${c.args.join(' ')} failed (${code}): ${stderr}`)
+  if (code !== (c.command.exit ?? 0) || (c.floor && code !== 0)) {
+    throw new Error(`${c.args.join(' ')} exited ${code}: ${stderr}`)
+  }
   const expected = c.floor ? c.records : c.lines
   const got = c.floor ? Number(printed) : lines
-  if (check && got !== expected) {
+  if (check && expected !== undefined && got !== expected) {
     throw new Error(
       `${c.args.join(' ')} printed ${got} ${c.floor ? 'records' : 'lines'}, not ${expected}`,
     )
   }
   return { ms, ...JSON.parse(readFileSync(usageFile, 'utf8')) }
+}
+
+// `fixture(changes)`: the path of the directory's export (YAML), with `changes` planted in it;
+// each made once, when a command first asks for it.
+function fixtures({ node, bin, work }, dir) {
+  let exported
+  const made = new Set()
+  return (changes) => {
+    const file = join(work, `export-${dir.members}-${changes}.yaml`)
+    if (made.has(changes)) return file
+    if (exported === undefined) {
+      const env = { ...process.env, CHAMBERCTL_BASE_URL: dir.base, CHAMBERCTL_TOKEN: dir.token }
+      const result = spawnSync(node, [bin, 'export', '--members', '-q'], {
+        env,
+        maxBuffer: 1 << 30,
+      })
+      if (result.status !== 0) throw new Error(`export failed: ${result.stderr}`)
+      exported = result.stdout.toString()
+    }
+    writeFileSync(file, plant(exported, changes))
+    made.add(changes)
+    return file
+  }
+}
+
+// The fixture with `changes` members, spread over it, taken out, changed or followed by a new one.
+function plant(yaml, changes) {
+  const lines = yaml.split('\n')
+  const starts = lines.flatMap((line, i) => (line.startsWith('      - name: ') ? [i] : []))
+  const picked = new Set(
+    Array.from({ length: changes }, (_, k) => starts[Math.floor((k * starts.length) / changes)]),
+  )
+  const out = []
+  let k = 0
+  let kind
+  for (const [i, line] of lines.entries()) {
+    if (picked.has(i)) kind = k++ % 3
+    else if (line.startsWith('      - ') || !line.startsWith('        ')) kind = undefined
+    if (kind === 0) continue
+    if (kind === 1 && line.startsWith('        membership_type: ')) out.push(`${line}-planted`)
+    else out.push(line)
+    // After the member's last line: a new member of the same chamber.
+    if (kind === 2 && line.startsWith('        membership_type: ')) {
+      out.push(`      - name: Planted ${k}`, `        email: planted.${k}@planted.example`)
+      out.push('        membership_type: standard')
+    }
+  }
+  return out.join('\n')
 }
 
 function label(size) {
