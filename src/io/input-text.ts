@@ -5,6 +5,8 @@ import { InputError } from './input-error.js'
 
 export type InputText = { name: string; text: string }
 
+type Decoder = InstanceType<typeof TextDecoder>
+
 // The most read from one file or stdin: far beyond any real fixture or member list (100,000
 // members as CSV are about 10 MiB), and a bound on what a wrong file (a disk image, a log) can
 // cost in memory.
@@ -42,7 +44,7 @@ export async function readInputText(
       chunks.push(bytes)
     }
   } catch (error) {
-    throw new InputError(`cannot read ${name}: ${osReason(error)}`, { source: name })
+    throw readError(name, error)
   }
   if (size > maxBytes) {
     throw new InputError(
@@ -53,17 +55,59 @@ export async function readInputText(
     )
   }
   const text = decode(Buffer.concat(chunks), name)
-  // Valid UTF-8 can hold NUL bytes, but no text a person writes does: a binary file, or UTF-16
-  // saved without its BOM. Either would reach the server as garbage.
-  const nul = text.indexOf('\u0000')
-  if (nul !== -1) {
-    const line = text.slice(0, nul).split('\n').length
-    throw new InputError(
-      `${name}: line ${line}: a NUL byte: this is a binary file, not text (or UTF-16 without a BOM)`,
-      { source: name, line },
-    )
-  }
+  checkNul(text, name, 1)
   return { name, text }
+}
+
+// A file read a piece at a time and decoded as readInputText decodes it, with no bound on its
+// size: for a reader that keeps only a part of it. The line of a bad byte is that of the piece
+// that holds it when the piece starts inside a character.
+export async function* inputTextPieces(path: string): AsyncGenerator<string> {
+  const stream = createReadStream(path, { highWaterMark: 1024 * 1024 })
+  const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>
+  const next = async () => {
+    try {
+      return await chunks.next()
+    } catch (error) {
+      throw readError(path, error)
+    }
+  }
+  let decoder: Decoder | undefined
+  let line = 1
+  try {
+    for (let read = await next(); !read.done; read = await next()) {
+      decoder ??= decoderFor(read.value)
+      const text = decodePiece(decoder, read.value, path, line, true)
+      checkNul(text, path, line)
+      line += newlines(text)
+      yield text
+    }
+    if (decoder) yield decodePiece(decoder, Buffer.alloc(0), path, line, false)
+  } finally {
+    stream.destroy()
+  }
+}
+
+function readError(name: string, error: unknown): InputError {
+  return new InputError(`cannot read ${name}: ${osReason(error)}`, { source: name })
+}
+
+// Valid UTF-8 can hold NUL bytes, but no text a person writes does: a binary file, or UTF-16
+// saved without its BOM. Either would reach the server as garbage. `line` is the text's first.
+function checkNul(text: string, name: string, line: number): void {
+  const nul = text.indexOf('\u0000')
+  if (nul === -1) return
+  const at = line + newlines(text.slice(0, nul))
+  throw new InputError(
+    `${name}: line ${at}: a NUL byte: this is a binary file, not text (or UTF-16 without a BOM)`,
+    { source: name, line: at },
+  )
+}
+
+export function newlines(text: string): number {
+  let n = 0
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) n++
+  return n
 }
 
 function formatBytes(bytes: number): string {
@@ -81,17 +125,32 @@ function osReason(error: unknown): string {
 // UTF-8 (with or without BOM) is the format; UTF-16 with a BOM is what Excel's "Unicode text"
 // export writes, so it is decoded rather than refused. Anything else (Windows-1252 from an old
 // Excel) is refused: guessing would send mojibake names to the API.
+function decoderFor(bytes: Buffer): Decoder {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le')
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be')
+  // TextDecoder drops a leading BOM by itself.
+  return new TextDecoder('utf-8', { fatal: true })
+}
+
 function decode(bytes: Buffer, name: string): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes)
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes)
+  return decodePiece(decoderFor(bytes), bytes, name, 1, false)
+}
+
+// `line` is the line the bytes start on; `stream` says more bytes follow.
+function decodePiece(
+  decoder: Decoder,
+  bytes: Buffer,
+  name: string,
+  line: number,
+  stream: boolean,
+): string {
   try {
-    // TextDecoder drops a leading BOM by itself.
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    return decoder.decode(bytes, { stream })
   } catch {
-    const line = firstNonUtf8Line(bytes)
+    const at = line - 1 + firstNonUtf8Line(bytes)
     throw new InputError(
-      `${name}: line ${line}: not UTF-8 text (save the file with UTF-8 encoding)`,
-      { source: name, line },
+      `${name}: line ${at}: not UTF-8 text (save the file with UTF-8 encoding)`,
+      { source: name, line: at },
     )
   }
 }
