@@ -14,7 +14,12 @@ import { put, writeJson } from '../../io/output.js'
 import { escapeForTerminal, escapeJsonForTerminal } from '../../io/terminal-text.js'
 import { cellText, escapeTsv } from '../../io/values.js'
 import { count, plural } from '../../util.js'
-import type { ChamberComparison, ComparisonSink, Difference, MemberComparison } from './compare.js'
+import type {
+  ChamberComparison,
+  ComparisonSink,
+  Difference,
+  MemberComparison,
+} from '../../cmdutil/fixture/compare.js'
 
 export type Sign = '+' | '-' | '~'
 

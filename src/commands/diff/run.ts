@@ -1,6 +1,6 @@
 // `diff`: a fixture (or an export) against the live directory: what only the fixture has (what
 // seed would create), what only the server has, which fields differ. Exit 0 when they match, 1
-// when they differ. The comparison is compare.ts's, which seed --dry-run's plan shares.
+// when they differ. The comparison is cmdutil/fixture/compare.ts's, which seed --dry-run's plan shares.
 import type { Client } from '../../api/client.js'
 import type { Exactly } from '../../cmdutil/command.js'
 import { paged } from '../../cmdutil/print.js'
@@ -9,9 +9,10 @@ import { ExitCode, SilentError, UsageError } from '../../errors.js'
 import { startProgress } from '../../io/progress.js'
 import { say } from '../../io/wrap.js'
 import type { Readable } from 'node:stream'
-import { readFixture } from '../seed/fixture.js'
-import type { FixtureChamber } from '../seed/fixture.js'
-import { compareDirectory } from './compare.js'
+import { readFixture } from '../../cmdutil/fixture/read.js'
+import { streamFixture } from '../../cmdutil/fixture/stream.js'
+import type { FixtureChamber } from '../../cmdutil/fixture/read.js'
+import { compareDirectory } from '../../cmdutil/fixture/compare.js'
 import { DiffReport, jsonWriter, pipeWriter, summaryLine, terminalWriter } from './report.js'
 
 export type Flags = { members?: true }
@@ -32,16 +33,22 @@ export function toOptions<F extends Flags>(
   return { file, members: flags.members === true }
 }
 
-// The fixture's chambers, one at a time. The whole file is read (and checked) here for now; a
-// streaming reader yields them as it reads, and is the one line to change.
+// The fixture's chambers, one at a time. A file is read twice, a chamber at a time, so that
+// memory follows its largest chamber, not the file: once to check it whole (streamFixture may
+// find a problem only at its end), then to compare. stdin cannot be read twice: it is read whole,
+// within the 64 MiB of every input, as seed reads it.
 async function fixtureChambers(
   file: string,
   stdin: Readable,
 ): Promise<AsyncIterable<FixtureChamber>> {
-  const { chambers } = await readFixture(file, stdin)
-  return (async function* () {
-    yield* chambers
-  })()
+  if (file === '-') {
+    const { chambers } = await readFixture(file, stdin)
+    return (async function* () {
+      yield* chambers
+    })()
+  }
+  for await (const chamber of streamFixture(file, stdin)) void chamber
+  return streamFixture(file, stdin)
 }
 
 export async function diff(opts: Options, ctx: Context): Promise<void> {

@@ -29,8 +29,8 @@ import { requireV2 } from '../../cmdutil/api-version.js'
 import { readFixture } from '../../cmdutil/fixture/read.js'
 import { checkReport, saveReport } from './report.js'
 import type { Fixture, FixtureChamber, FixtureMember } from '../../cmdutil/fixture/read.js'
-import { compareDirectory } from '../diff/compare.js'
-import type { ChamberComparison } from '../diff/compare.js'
+import { compareDirectory } from '../../cmdutil/fixture/compare.js'
+import type { ChamberComparison } from '../../cmdutil/fixture/compare.js'
 import { say } from '../../io/wrap.js'
 
 // The flags seed/index.ts declares: one renamed, added or dropped there alone is a type error
@@ -283,7 +283,7 @@ function* resultRows(fixture: Fixture, report: Report) {
 }
 
 // --dry-run: the order of creation, from diff's comparison of the fixture with the server
-// (src/commands/diff/compare.ts), so that the plan and `diff` never disagree: a chamber diff
+// (src/cmdutil/fixture/compare.ts), so that the plan and `diff` never disagree: a chamber diff
 // finds is skipped with --skip-existing when seed's own match takes it (the same type and HQ),
 // or created again without it; one that differs in type or HQ is created anew; a member is
 // skipped when its chamber is and the server has its e-mail there. Nothing is sent.

@@ -1,7 +1,7 @@
 // `diff`: a fixture against the sandbox it was seeded into (equal, exit 0), an export against its
 // own directory (equal), and each kind of difference planted alone and together, in each output
 // (a pipe's lines, a terminal's colours, --json); usage errors before anything is sent.
-import { parse as parseYaml } from 'yaml'
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml'
 import path from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { useSandbox, useTempDirs } from '../../helpers/sandbox.js'
@@ -291,6 +291,20 @@ describe('diff: each kind of difference', () => {
 })
 
 describe('diff: usage', () => {
+  it('refuses a fixture whose fault is in its last chamber before printing any difference', async () => {
+    await seeded()
+    const fixture = planted()
+    // The last chamber takes the first one's key: a fault found only at the end of the file.
+    fixture.chambers.at(-1)!.key = fixture.chambers[0]!.key
+    for (const name of ['late.json', 'late.yaml']) {
+      const file = write(name, name.endsWith('.yaml') ? stringifyYaml(fixture) : fixture)
+      const { code, stdout, stderr } = await run(['diff', file, '--members'])
+      expect(code).toBe(2)
+      expect(stdout).toBe('')
+      expect(stderr).toMatch(/duplicate key/)
+    }
+  })
+
   it('refuses a missing file, an invalid fixture (as seed lists it) and other formats', async () => {
     const missing = await run(['diff', path.join(tempDir(), 'nope.yaml')])
     expect(missing.code).toBe(2)
