@@ -198,7 +198,7 @@ async function measure({ node, usagePreload, work }, c, check = false) {
   const code = await new Promise((resolve) => child.on('close', resolve))
   if (!check) closeSync(out)
   const ms = performance.now() - started
-  if (code !== (c.command.exit ?? 0) || (c.floor && code !== 0)) {
+  if (code !== (c.floor ? 0 : (c.command.exit ?? 0))) {
     throw new Error(`${c.args.join(' ')} exited ${code}: ${stderr}`)
   }
   const expected = c.floor ? c.records : c.lines

@@ -82,7 +82,7 @@ try {
   if (only.has('npm')) npmChannel(tokenEnv)
   if (only.has('bulk')) await bulk(server, token, tokenEnv)
   if (only.has('memory')) {
-    const listed = await startSandbox(['--data', writeListData(join(work, 'lists.json'))])
+    const listed = await startSandbox(['--data', await writeListData(join(work, 'lists.db'))])
     memory(listed, await fetchToken(listed))
     yamlMemory(listed, await fetchToken(listed))
   }
@@ -492,7 +492,8 @@ function startSandbox(args) {
 
 // A sandbox data file (the documented JSON format, which the sandbox reads) with one chamber of
 // SMALL_LIST members and one of BIG_LIST.
-function writeListData(file) {
+// The memory rows' lists, ch_small and ch_big, in a sandbox database written by its own store.
+async function writeListData(file) {
   const at = '2026-01-01T00:00:00.000Z'
   const chambers = ['ch_small', 'ch_big'].map((id) => ({
     id,
@@ -522,10 +523,14 @@ function writeListData(file) {
       })
     }
   }
-  writeFileSync(
-    file,
-    JSON.stringify({ format: 'chamberctl-sandbox/1', chambers, members, events: [] }),
+  const dataset = `${file}.json`
+  writeFileSync(dataset, JSON.stringify({ chambers, members, events: [] }))
+  const writer = await bundle(
+    fileURLToPath(new URL('./dataset.mjs', import.meta.url)),
+    'dataset.mjs',
   )
+  const written = spawnSync(node, [writer, file, dataset], { stdio: 'inherit' })
+  if (written.status !== 0) throw new Error(`writing ${file} failed`)
   return file
 }
 
