@@ -219,6 +219,18 @@ export async function writeJson(
   return put(io.out, `${toJson(value, io.stdoutIsTTY)}\n`)
 }
 
+// A document that is not a record, as --json or -o yaml asks: writeJson's JSON, or one YAML
+// document.
+export async function writeDocument(
+  io: OutputIO,
+  value: unknown,
+  opts: { format: OutputFormat; jq?: JqProgram },
+): Promise<void> {
+  if (opts.format !== 'yaml') return writeJson(io, value, { jq: opts.jq })
+  const { yamlText } = await import('./yaml-output.js')
+  return put(io.out, yamlText(value, io.stdoutIsTTY))
+}
+
 function project(record: OutputRecord, fields: readonly string[] | undefined): OutputRecord {
   return fields ? pickFields(record, fields) : record
 }

@@ -9,7 +9,7 @@ import type { Exactly } from '../../cmdutil/command.js'
 import type { Context, Globals } from '../../cmdutil/context.js'
 import { outputOptions, paged } from '../../cmdutil/print.js'
 import { ExitCode, SilentError } from '../../errors.js'
-import { put, writeBatches, writeJson } from '../../io/output.js'
+import { writeBatches, writeDocument } from '../../io/output.js'
 import type { OutputRecord } from '../../io/output.js'
 import { startProgress } from '../../io/progress.js'
 import { pickFields } from '../../io/values.js'
@@ -84,9 +84,7 @@ export async function duplicates(opts: Options, ctx: Context): Promise<void> {
         groups: groups.length,
         copies: rows.length,
       }
-      if (globals.format === 'json') return writeJson(io, { groups, counts }, { jq: globals.jq })
-      const { yamlText } = await import('../../io/yaml-output.js')
-      return put(io.out, yamlText({ groups, counts }, io.stdoutIsTTY))
+      return writeDocument(io, { groups, counts }, { format: globals.format, jq: globals.jq })
     }
     // On a terminal, a group's key heads its first row only.
     const shown =
