@@ -10,7 +10,7 @@ import { emailKey } from '../../api/email.js'
 import type { Context } from '../../cmdutil/context.js'
 import { painter } from '../../io/color.js'
 import type { Style } from '../../io/color.js'
-import { put, writeJson } from '../../io/output.js'
+import { put, writeDocument } from '../../io/output.js'
 import { escapeForTerminal, escapeJsonForTerminal } from '../../io/terminal-text.js'
 import { cellText, escapeTsv } from '../../io/values.js'
 import { count, plural } from '../../util.js'
@@ -99,10 +99,7 @@ export class DiffReport implements ComparisonSink {
   }
 
   get equal(): boolean {
-    const { chambers, members } = this.summary
-    const differs = (t: Tally | null) =>
-      t !== null && t.only_in_fixture + t.only_on_server + t.changed > 0
-    return !differs(chambers) && !differs(members)
+    return isEqual(this.summary)
   }
 
   chamber(result: ChamberComparison): void {
@@ -249,14 +246,18 @@ export function terminalWriter(ctx: Pick<Context, 'io' | 'globals'>): Writer {
   }
 }
 
+// Nothing only on one side and nothing changed, among chambers and, when compared, members.
+function isEqual({ chambers, members }: Summary): boolean {
+  const differs = (t: Tally | null) =>
+    t !== null && t.only_in_fixture + t.only_on_server + t.changed > 0
+  return !differs(chambers) && !differs(members)
+}
+
 export function summaryLine({ chambers, members }: Summary): string {
   const part = (t: Tally, noun: string) =>
     `${noun} ${t.only_in_fixture} only in the fixture, ${t.only_on_server} only on the server, ${t.changed} changed, ${t.same} the same`
-  const equal =
-    chambers.only_in_fixture + chambers.only_on_server + chambers.changed === 0 &&
-    (members === null || members.only_in_fixture + members.only_on_server + members.changed === 0)
   return (
-    `${equal ? 'No differences' : 'Differences'}: ${part(chambers, 'chambers')}` +
+    `${isEqual({ chambers, members }) ? 'No differences' : 'Differences'}: ${part(chambers, 'chambers')}` +
     (members ? `; ${part(members, 'members')}` : ' (members not compared: --members)')
   )
 }
@@ -304,23 +305,14 @@ export function jsonWriter(ctx: Pick<Context, 'io' | 'globals'>, file: string): 
       }
     },
     async end(summary) {
-      const equal =
-        chambers.only_in_fixture.length +
-          chambers.only_on_server.length +
-          chambers.changed.length ===
-          0 &&
-        members.only_in_fixture.length + members.only_on_server.length + members.changed.length ===
-          0
       const document = {
-        equal,
+        equal: isEqual(summary),
         fixture: file,
         chambers,
         members: summary.members ? members : null,
         summary,
       }
-      if (ctx.globals.format !== 'yaml') return writeJson(ctx.io, document, { jq: ctx.globals.jq })
-      const { yamlText } = await import('../../io/yaml-output.js')
-      await put(ctx.io.out, yamlText(document, ctx.io.stdoutIsTTY))
+      await writeDocument(ctx.io, document, { format: ctx.globals.format, jq: ctx.globals.jq })
     },
   }
 }
