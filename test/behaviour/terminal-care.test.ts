@@ -49,7 +49,7 @@ describe('progress and the bulk bar', () => {
     expect(drawn.length).toBeGreaterThan(0)
     for (const frame of drawn) {
       expect(stringWidth(frame), frame).toBeLessThanOrEqual(50)
-      expect(frame).toMatch(/\d+\/3 rows \| \d+\/s \| ETA \S+$/)
+      expect(frame).toMatch(/\d+\/3 rows \| [\d,]+\/s \| ETA \S+$/)
     }
   })
 

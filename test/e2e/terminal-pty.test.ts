@@ -44,7 +44,7 @@ describe.skipIf(!HAVE_PTY)('members add --from-file in a pseudo-terminal', () =>
           gate.release(1)
         }
         // A frame with rows still to send, seen while the command runs.
-        const { match } = await session.prompts.next(/(\d+)\/398 rows \| \d+\/s \| ETA \d+s/)
+        const { match } = await session.prompts.next(/(\d+)\/398 rows \| [\d,]+\/s \| ETA \d+s/)
         expect(Number(/(\d+)\//.exec(match)![1])).toBeLessThan(398)
       } finally {
         gate.open()
@@ -58,7 +58,7 @@ describe.skipIf(!HAVE_PTY)('members add --from-file in a pseudo-terminal', () =>
       expect(last[0]).toMatch(/line +status +reason +email$/)
       expect(last[1]).toMatch(/^11 +invalid +email must be a valid e-mail address +broken-9$/)
       expect(last[2]).toMatch(/301 +invalid +email must be a valid e-mail address +broken-299$/)
-      expect(last[3]).toMatch(/█{24} 398\/398 rows \| \d+\/s \| ETA 0s$/)
+      expect(last[3]).toMatch(/█{24} 398\/398 rows \| [\d,]+\/s \| ETA 0s$/)
       expect(last[4]).toMatch(/^398 created, 2 invalid in \d+\.\d s$/)
     },
     TIMEOUT,

@@ -39,7 +39,7 @@ describe('the progress bar while the server asks the run to slow down', () => {
     progress.waiting(600)
     progress.waiting(undefined)
     progress.stop()
-    expect(frames().at(-1)).toMatch(/0\/5,000 rows sent \| \d+\/s \| ETA/)
+    expect(frames().at(-1)).toMatch(/0\/5,000 rows sent \| [\d,]+\/s \| ETA/)
   })
 
   it('leaves out the bar where it and the wait do not both fit', async () => {

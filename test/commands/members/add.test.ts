@@ -515,7 +515,7 @@ describe('members add --from-file: bulk', () => {
     const { code, stdout, stderr } = await finishes(session)
     expect(code).toBe(1)
     // The invalid row is never sent; the last frame counts every row that was, and stays.
-    expect(frames(stderr).at(-1)).toMatch(/^█{24} 3\/3 rows \| \d+\/s \| ETA 0s$/)
+    expect(frames(stderr).at(-1)).toMatch(/^█{24} 3\/3 rows \| [\d,]+\/s \| ETA 0s$/)
     // The last frame ends its line and stays.
     expect(stderr).toContain('ETA 0s\u001b[0K\u001b[?7h\u001b8\n')
     const shown = screenLines(stdout)

@@ -243,7 +243,7 @@ describe('seed: progress and summary on stderr', () => {
     expect(tty.code, tty.stderr).toBe(0)
     // The bar's frames, each drawn from the start of its line; the last one stays.
     const frames = tty.stderr.split('\u001b[1G').map((frame) => frame.split('\u001b[0K')[0])
-    expect(frames).toContainEqual(expect.stringMatching(/^█+ 5\/5 records \| \d+\/s \| ETA 0s$/))
+    expect(frames).toContainEqual(expect.stringMatching(/^█+ 5\/5 records \| [\d,]+\/s \| ETA 0s$/))
     expect(lines(tty.stderr).at(-1)).toMatch(summaryLine('5 created'))
 
     const quiet = await run(['seed', write('f.yaml', potsdamFirst(nextTag())), '-q'], {
