@@ -6,6 +6,7 @@
 import type { Page } from './answers.js'
 import { MAX_PER_PAGE } from './constants.js'
 import { ApiError } from './errors.js'
+import { holdYoungGeneration } from './young-generation.js'
 
 export type PageRequest = { page: number; perPage?: number }
 export type FetchPage<T> = (request: PageRequest) => Promise<Page<T>>
@@ -50,22 +51,37 @@ export async function* pages<T>(
   const meta =
     head.meta.current_page === undefined || head.meta.current_page === first ? head.meta : {}
   const size = meta.per_page ?? perPage ?? head.data.length
-  if (meta.total === undefined) {
-    yield* walk(fetchPage, head, first, size, limit)
-    return
+  const release = holdYoungGeneration()
+  try {
+    if (meta.total === undefined) yield* walk(fetchPage, head, first, size, limit)
+    else yield* window(fetchPage, head, meta.total, first, size, limit, options.concurrency)
+  } finally {
+    release()
   }
-  const after = meta.total - (first - 1) * size - head.data.length
+}
+
+// Every page to the last by the total, up to `concurrency` of them on their way at once.
+async function* window<T>(
+  fetchPage: FetchPage<T>,
+  head: Page<T>,
+  total: number,
+  first: number,
+  size: number,
+  limit: number,
+  concurrency = DEFAULT_PAGE_CONCURRENCY,
+): AsyncGenerator<T[]> {
+  const after = total - (first - 1) * size - head.data.length
   const lastByTotal = first + Math.ceil(Math.max(after, 0) / size)
   const lastByLimit = first + Math.ceil(Math.max(limit - head.data.length, 0) / size)
   const last = Math.min(lastByTotal, lastByLimit)
-  const window: Promise<Page<T>>[] = []
+  const ahead: Promise<Page<T>>[] = []
   let next = first + 1
   const fill = () => {
-    while (next <= last && window.length < (options.concurrency ?? DEFAULT_PAGE_CONCURRENCY)) {
+    while (next <= last && ahead.length < concurrency) {
       const pending = fetchPage({ page: next++, perPage: size })
       // Awaited in order below; this only keeps an early exit from leaving it unhandled.
       pending.catch(() => {})
-      window.push(pending)
+      ahead.push(pending)
     }
   }
   // Later pages are on their way before the first record is handed out.
@@ -73,8 +89,8 @@ export async function* pages<T>(
   const quota = new Quota(limit)
   const records = quota.take(head.data)
   if (records.length > 0) yield records
-  while (window.length > 0 && !quota.spent) {
-    const page = await window.shift()!
+  while (ahead.length > 0 && !quota.spent) {
+    const page = await ahead.shift()!
     if (page.data.length === 0) return
     fill()
     yield quota.take(page.data)

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { ListEnvelope } from '../../src/api/schemas.js'
 import { paginate } from '../../src/api/paginate.js'
 import type { PageRequest } from '../../src/api/paginate.js'
@@ -145,5 +145,42 @@ describe('paginate', () => {
     // The short page is the last: no page after it is asked for.
     expect(out).toEqual([10, 11, 20, 21, 30])
     expect(requested).toEqual([1, 2, 3])
+  })
+})
+
+// The young generation is held (src/api/young-generation.ts) while pages are walked, and given
+// back whichever way the walk ends: at the last page, stopped early by its reader, or failed.
+describe('pages holds the young generation while it walks', () => {
+  const holds = vi.hoisted(() => ({ now: 0, most: 0 }))
+  vi.mock('../../src/api/young-generation.js', () => ({
+    holdYoungGeneration: () => {
+      holds.most = Math.max(holds.most, ++holds.now)
+      return () => void holds.now--
+    },
+  }))
+  const page = (n: number) => ({ data: [n], meta: { current_page: n, per_page: 1, total: 3 } })
+
+  it('to the last page, stopped early, and failed, with or without a total', async () => {
+    holds.most = 0
+    const seen: number[] = []
+    for await (const n of paginate(async ({ page: n }) => page(n), { all: true })) {
+      seen.push(n)
+      expect(holds.now).toBe(1)
+    }
+    expect([seen, holds.now]).toEqual([[1, 2, 3], 0])
+    for await (const n of paginate(async ({ page: n }) => page(n), { all: true }))
+      if (n === 2) break
+    expect(holds.now).toBe(0)
+    const failing = paginate(
+      async ({ page: n }) => {
+        if (n === 2) throw new Error('page 2 failed')
+        return { data: [n], meta: { per_page: 1 } }
+      },
+      { all: true },
+    )
+    await expect(async () => {
+      for await (const n of failing) void n
+    }).rejects.toThrow('page 2 failed')
+    expect([holds.now, holds.most]).toEqual([0, 1])
   })
 })
