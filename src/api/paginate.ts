@@ -6,7 +6,7 @@
 import type { Page } from './answers.js'
 import { MAX_PER_PAGE } from './constants.js'
 import { ApiError } from './errors.js'
-import { holdYoungGeneration } from './young-generation.js'
+import { holdYoungGeneration } from '../v8-flags.js'
 
 export type PageRequest = { page: number; perPage?: number }
 export type FetchPage<T> = (request: PageRequest) => Promise<Page<T>>

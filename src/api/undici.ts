@@ -18,6 +18,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import type { Dispatcher } from 'undici'
 import buildConnector from 'undici/lib/core/connect.js'
 import AgentModule from 'undici/lib/dispatcher/agent.js'
+import { holdWasmBaseline } from '../v8-flags.js'
 
 // The most an answer may hold once decoded; past it, reading stops.
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024
@@ -269,6 +270,8 @@ export function createHttpAgent(options: DispatcherOptions): HttpAgent {
   const connect: buildConnector.connector = (connectOptions, callback) => {
     const socket = undiciConnect(connectOptions, (...result) => {
       connecting.delete(socket)
+      // undici makes its HTTP parser in this callback, at its first connection.
+      if (!result[0]) holdWasmBaseline()
       callback(...result)
     }) as unknown as Socket
     connecting.add(socket)

@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import type { Jq } from 'jq-wasm'
 import { UsageError } from '../errors.js'
+import { allowWasmTierUp } from '../v8-flags.js'
 import { pathFilter, runPath } from './jq-path.js'
 import { escapeForTerminal, escapeJsonForTerminal } from './terminal-text.js'
 
@@ -65,6 +66,7 @@ export async function compileJq(expression: string): Promise<JqProgram> {
 
 // jq, with the expression compiled once to check it.
 async function loadChecked(expression: string): Promise<Jq> {
+  allowWasmTierUp()
   const { loadJq } = await import('jq-wasm')
   const jq = await loadJq({ wasmBinary: await wasmBinary() })
   const check = jq.raw('', expression, ['-c'])

@@ -61,6 +61,17 @@ describe.skipIf(TESTING_BINARY)('the V8 code caches the launcher writes after a 
       env: { ...env, ...credentialsEnv(sandbox()) },
     })
     expect(list.code, list.stderr).toBe(0)
+    // A run that changed V8's flags while it read pages (src/v8-flags.ts) gave them back before
+    // the cache was written: the next run takes it and leaves it as it is.
+    const listed = () => statSync(path.join(dir, readdirSync(dir).find((f) => /list/.test(f))!))
+    const listCache = listed()
+    const pages = await runCli(['chambers', 'list', '--all', '--per-page', '3', '--json'], {
+      configDir: tempDir(),
+      env: { ...env, ...credentialsEnv(sandbox()) },
+    })
+    expect(pages.code, pages.stderr).toBe(0)
+    expect(JSON.parse(pages.stdout)).toHaveLength(JSON.parse(list.stdout).length)
+    expect([listed().ino, listed().mtimeMs]).toEqual([listCache.ino, listCache.mtimeMs])
     const typo = await runCli(['chambers', 'lsit'], { configDir: tempDir(), env })
     expect(typo.code).toBe(2)
     const files = readdirSync(dir).sort()

@@ -22,6 +22,7 @@ const RANK: Record<string, number> = {
   'errors.ts': 5,
   types: 5,
   'util.ts': 6,
+  'v8-flags.ts': 6,
 }
 
 async function sources(dir: string): Promise<string[]> {

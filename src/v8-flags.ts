@@ -1,0 +1,64 @@
+// Two V8 settings that keep a long read's memory flat, set while the process runs (V8 reads both
+// each time it acts on them). Whatever is still set when the process ends is put back to V8's
+// default before any other 'exit' listener runs: the code cache written at exit
+// (src/start/code-cache.ts) must carry the flags it was read with, for V8 rejects a cache made
+// under other flags. test/v8-flags.test.ts checks these defaults against each Node line's own.
+// Like util.ts, this module imports nothing, so every layer may call it.
+export const V8_DEFAULTS = {
+  'semi-space-growth-factor': 2,
+  'wasm-tier-up-filter': -1,
+} as const
+
+type Flag = keyof typeof V8_DEFAULTS
+type V8 = { setFlagsFromString(flags: string): void }
+let v8: V8 | undefined
+
+function setFlag(flag: Flag, value: number): void {
+  if (!v8) {
+    v8 = process.getBuiltinModule('node:v8') as V8
+    process.prependOnceListener('exit', () => {
+      for (const [name, value] of Object.entries(V8_DEFAULTS)) setFlag(name as Flag, value)
+    })
+  }
+  v8.setFlagsFromString(`--${flag}=${value}`)
+}
+
+// A list read page by page makes garbage that dies young, and keeps a page or two alive across
+// each collection of the young generation. V8 widens the young generation whenever the bytes
+// that survived add up to its size, doubling it each time: over a million records it grows from
+// 1 to 16 MiB a semi-space and stays there, though no more is ever alive than at the start. While
+// a walk over pages runs, the young generation keeps the size it has
+// (--semi-space-growth-factor=1); the default comes back when the last walk ends.
+let walks = 0
+
+// Held until the function returned is called; walks may overlap.
+export function holdYoungGeneration(): () => void {
+  if (walks++ === 0) setFlag('semi-space-growth-factor', 1)
+  let released = false
+  return () => {
+    if (released) return
+    released = true
+    if (--walks === 0) setFlag('semi-space-growth-factor', V8_DEFAULTS['semi-space-growth-factor'])
+  }
+}
+
+// undici parses HTTP with llhttp, in WebAssembly, which V8 compiles with its baseline compiler,
+// then the functions that run most again with its optimizing one: llhttp's parser after some 30
+// pages, with 24 MiB of compile memory at its peak, for parsing that is under 1% of a list's CPU
+// (5,000 pages took the same CPU either way). V8 decides whether a function may be optimized when
+// it first compiles it, so the decision is made at undici's first connection, before the parser
+// first runs: from then on no WebAssembly function compiled is optimized (--wasm-tier-up-filter
+// naming none), until the process ends or jq is loaded. jq's WebAssembly gains from it (a filter
+// over 100k records: 5.0 s of CPU, 5.8-7.4 s unoptimized); llhttp's, compiled by then, stays.
+let tierUp: 'allowed' | 'held' | undefined
+
+export function holdWasmBaseline(): void {
+  if (tierUp !== undefined) return
+  tierUp = 'held'
+  setFlag('wasm-tier-up-filter', 2 ** 31 - 1)
+}
+
+export function allowWasmTierUp(): void {
+  if (tierUp === 'held') setFlag('wasm-tier-up-filter', V8_DEFAULTS['wasm-tier-up-filter'])
+  tierUp = 'allowed'
+}
