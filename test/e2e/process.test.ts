@@ -63,7 +63,13 @@ describe.skipIf(TESTING_BINARY)('the V8 code caches the launcher writes after a 
     expect(list.code, list.stderr).toBe(0)
     // A run that changed V8's flags while it read pages (src/v8-flags.ts) gave them back before
     // the cache was written: the next run takes it and leaves it as it is.
-    const listed = () => statSync(path.join(dir, readdirSync(dir).find((f) => /list/.test(f))!))
+    const listed = () =>
+      statSync(
+        path.join(
+          dir,
+          readdirSync(dir).find((f) => /list/.test(f))!,
+        ),
+      )
     const listCache = listed()
     const pages = await runCli(['chambers', 'list', '--all', '--per-page', '3', '--json'], {
       configDir: tempDir(),
