@@ -11,7 +11,7 @@ import { say } from '../../io/wrap.js'
 import type { Readable } from 'node:stream'
 import { readFixture } from '../../cmdutil/fixture/read.js'
 import { streamFixture } from '../../cmdutil/fixture/stream.js'
-import type { FixtureChamber } from '../../cmdutil/fixture/read.js'
+import type { FixtureChamber, Members } from '../../cmdutil/fixture/read.js'
 import { compareDirectory } from '../../cmdutil/fixture/compare.js'
 import { DiffReport, jsonWriter, pipeWriter, summaryLine, terminalWriter } from './report.js'
 
@@ -40,7 +40,7 @@ export function toOptions<F extends Flags>(
 async function fixtureChambers(
   file: string,
   stdin: Readable,
-): Promise<AsyncIterable<FixtureChamber>> {
+): Promise<AsyncIterable<FixtureChamber<Members>>> {
   if (file === '-') {
     const { chambers } = await readFixture(file, stdin)
     return (async function* () {
@@ -66,7 +66,7 @@ async function compare(
   opts: Options,
   ctx: Pick<Context, 'io' | 'globals'>,
   client: Client,
-  chambers: AsyncIterable<FixtureChamber>,
+  chambers: AsyncIterable<FixtureChamber<Members>>,
 ): Promise<boolean> {
   const { io, globals } = ctx
   const json = globals.format === 'json' || globals.format === 'yaml' || globals.jq !== undefined
