@@ -18,8 +18,13 @@ fi
 own=$(mktemp -d)
 ln -s "$cache/node_modules" "$own/node_modules"
 child=
+# Under set -e a failing last command of an && list ends the trap: `wait` returns the status of
+# the child killed here (143), so every check is guarded and the directory always goes.
 stop() {
-  [ -n "$child" ] && kill "$child" 2>/dev/null && wait "$child" 2>/dev/null
+  if [ -n "$child" ]; then
+    kill "$child" 2>/dev/null || true
+    wait "$child" 2>/dev/null || true
+  fi
   rm -rf "$own"
 }
 trap stop EXIT

@@ -26,7 +26,7 @@ export PATH="$root/node_modules/.bin:$PATH"
 work=$(mktemp -d)
 registry_pid=
 cleanup() {
-  [ -n "$registry_pid" ] && kill "$registry_pid" 2>/dev/null
+  if [ -n "$registry_pid" ]; then kill "$registry_pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
