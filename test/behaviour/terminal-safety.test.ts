@@ -3,14 +3,14 @@
 // clipboard with OSC 52, C1 controls, bidi overrides, zero-width characters); each output path
 // runs with TTY-flagged streams, and the bytes written must hold none of it raw, only the
 // escaped form. The same commands in a pipe print the machine formats byte for byte.
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { runMain } from '../helpers/run-main.js'
 import type { RunOptions } from '../helpers/run-main.js'
 import { useFakeApi } from '../helpers/fake-api.js'
+import { useTempDirs } from '../helpers/sandbox.js'
 import type { FakeRequest, Reply } from '../helpers/fake-api.js'
 
 const ID = 'c1\u001b[2J'
@@ -71,7 +71,7 @@ function answer({ method, path: target, body }: FakeRequest): Reply {
 
 const api = useFakeApi({ token: false, answer }, 'file')
 
-const configDir = mkdtempSync(path.join(tmpdir(), 'chamberctl-terminal-safety-'))
+const tempDir = useTempDirs('chamberctl-terminal-safety-')
 
 function run(args: string[], options: RunOptions = {}) {
   return runMain(args, {
@@ -80,7 +80,7 @@ function run(args: string[], options: RunOptions = {}) {
     stdoutWidth: 200,
     ...options,
     env: {
-      CHAMBERCTL_CONFIG_DIR: configDir,
+      CHAMBERCTL_CONFIG_DIR: tempDir(),
       CHAMBERCTL_BASE_URL: api().baseUrl(),
       CHAMBERCTL_CLIENT_ID: 'id',
       CHAMBERCTL_CLIENT_SECRET: 'secret',
@@ -198,7 +198,7 @@ describe('nothing from the server reaches a terminal raw', () => {
   })
 
   it('bulk results: the failed rows and their reasons', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'chamberctl-bulk-'))
+    const dir = tempDir()
     const file = path.join(dir, 'rows.csv')
     writeFileSync(file, `name,email,membership_type\n"A${NAME}",refused@example.com,std\n`)
     const { code, stdout, stderr } = await run(
