@@ -211,8 +211,12 @@ describe('exit 5: network', () => {
       sleep: recordingSleep().sleep,
     })
     expect(code).toBe(5)
+    // Whether the last attempt was connected when its 50 ms ran out is the machine's speed: a
+    // loaded one may not have made the connection by then. Either is right; each wording is held
+    // where it does not depend on speed: test/api/waiting.test.ts (no answer, on a clock of the
+    // test's own), test/e2e/network.test.ts (a handshake never completed).
     expect(stderr).toMatch(
-      /^error: no answer from 127\.0\.0\.1:\d+ after 3 attempts in \d+\.\d s \(each waited 0\.05 s\)$/m,
+      /^error: (no answer from 127\.0\.0\.1:\d+ after 3 attempts in \d+\.\d s \(each waited 0\.05 s\)|cannot reach 127\.0\.0\.1:\d+ after 3 attempts in \d+\.\d s: no connection within 0\.05 s)$/m,
     )
     // The attempts as the client made them: a 50 ms attempt on a loaded machine can end before
     // the server has read it, so the server's count may be lower.
