@@ -11,11 +11,14 @@ import { createProgram, oneLine } from './program.js'
 import { DEFAULT_GLOBALS } from '../cmdutil/globals.js'
 import { Secrets } from '../api/redact.js'
 import { Waiting } from '../cmdutil/waiting.js'
+import type { Timers } from '../cmdutil/waiting.js'
 
+// `timers`: when the line saying what a request waits for is due (tests hand in their own).
 export function createContext(
   io: IO,
   dispatcher?: Context['dispatcher'],
   sleep?: Context['sleep'],
+  timers?: Timers,
 ): Context {
   let profiles: ReturnType<Context['profiles']> | undefined
   let api: ReturnType<Context['api']> | undefined
@@ -28,7 +31,7 @@ export function createContext(
     dispatcher,
     sleep,
     get waiting() {
-      return (waiting ??= new Waiting(ctx))
+      return (waiting ??= new Waiting(ctx, { timers }))
     },
     profiles: () =>
       (profiles ??= (async () => {
@@ -57,8 +60,9 @@ export async function main(
   io: IO,
   dispatcher?: Context['dispatcher'],
   sleep?: Context['sleep'],
+  timers?: Timers,
 ): Promise<number> {
-  const ctx = createContext(io, dispatcher, sleep)
+  const ctx = createContext(io, dispatcher, sleep, timers)
   const program = createProgram(ctx, argv)
   try {
     // `chamberctl` alone asks what there is: the help is the answer, not an error.

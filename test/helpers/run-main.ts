@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream'
 import { afterEach, expect } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import type { StopReason } from '../../src/io/streams.js'
+import type { Timers } from '../../src/cmdutil/waiting.js'
 import type { ProfileToken } from '../../src/config/tokens.js'
 import { demoDataset } from '../../src/sandbox/demo-data.js'
 import { patchProfile, patchToken } from './config-files.js'
@@ -41,6 +42,12 @@ export function recordingSleep(): { sleep: (ms: number) => Promise<void>; waits:
 
 export type RunResult = { code: number; stdout: string; stderr: string }
 
+// When the line saying what a request waits for is due: never. On a real clock it is due after a
+// second without an answer, which a loaded machine may take for any request, and a terminal's
+// stderr would then hold a spinner the test did not ask for. What that line shows is tested on
+// timers moved by hand (test/cmdutil/waiting.test.ts) and with the built binary (test/e2e).
+export const NO_WAITING: Timers = { set: () => undefined, clear: () => {} }
+
 // Runs `chamberctl ...args` in this process through main(), with buffered streams.
 export async function runMain(args: string[], options: RunOptions = {}): Promise<RunResult> {
   const test = createTestIO({
@@ -56,7 +63,7 @@ export async function runMain(args: string[], options: RunOptions = {}): Promise
     options.stdin !== undefined && typeof options.stdin !== 'string'
       ? { ...test.io, in: options.stdin }
       : test.io
-  const code = await main(['node', 'chamberctl', ...args], io, undefined, options.sleep)
+  const code = await main(['node', 'chamberctl', ...args], io, undefined, options.sleep, NO_WAITING)
   return { code, stdout: test.stdout(), stderr: test.stderr() }
 }
 
@@ -120,11 +127,13 @@ export function startSession(args: string[], options: SessionOptions = {}): Sess
     ),
     err: asTerminal(tee(test.io.err, record), test.io.stderrIsTTY, options.stdoutWidth),
   }
-  const done = main(['node', 'chamberctl', ...args], io, undefined, options.sleep).then((code) => ({
-    code,
-    stdout: test.stdout(),
-    stderr: test.stderr(),
-  }))
+  const done = main(['node', 'chamberctl', ...args], io, undefined, options.sleep, NO_WAITING).then(
+    (code) => ({
+      code,
+      stdout: test.stdout(),
+      stderr: test.stderr(),
+    }),
+  )
   return {
     stdin,
     stdout: test.stdout,

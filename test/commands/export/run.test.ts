@@ -17,6 +17,7 @@ import {
   useTempDirs,
 } from '../../helpers/sandbox.js'
 import { until } from '../../helpers/output.js'
+import { NO_WAITING } from '../../helpers/run-main.js'
 import { startGate } from '../../helpers/gate.js'
 import { createTestIO } from '../../helpers/test-io.js'
 
@@ -146,7 +147,13 @@ async function exportFrom(
     },
     ...tty,
   })
-  const code = await main(['node', 'chamberctl', 'export', ...args], t.io, agent)
+  const code = await main(
+    ['node', 'chamberctl', 'export', ...args],
+    t.io,
+    agent,
+    undefined,
+    NO_WAITING,
+  )
   return { code, stdout: t.stdout(), stderr: t.stderr(), requests }
 }
 
