@@ -4,6 +4,7 @@
 // exits 5, never re-sends it, and in bulk marks that row `unknown` rather than `failed`.
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { Agent, request } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runMain } from '../helpers/run-main.js'
 import { summaryLine, lines, ndjson } from '../helpers/output.js'
@@ -72,22 +73,44 @@ describe('a single create with no answer', () => {
   })
 
   it('chambers create: no answer within --timeout after sending → exit 5, sent once', async () => {
-    await serve(() => 'hang')
-    const { code, stderr } = await run([
-      'chambers',
-      'create',
-      '--name',
-      'Kiel',
-      '--type',
-      'hq',
-      '--address-field',
-      'city=Kiel',
-      '--timeout',
-      '0.3',
-    ])
-    expect(code).toBe(5)
-    expect(stderr).toMatch(/no answer from 127\.0\.0\.1:\d+ within 0\.3 s after sending POST/)
-    expect(stderr).toContain(UNKNOWN)
+    let connectionsWhenSent = 0
+    await serve((request) => {
+      if (request.method !== 'POST') return undefined
+      connectionsWhenSent = listener!.connections()
+      return 'hang'
+    })
+    // The create goes out on a connection made before: written at once, with no connection to
+    // wait for. On one still to be made, a loaded machine could spend the 0.3 s connecting, and
+    // the create would rightly be "not sent" (cannot reach).
+    const agent = new Agent()
+    try {
+      const warm = await request(`${listener!.baseUrl()}/chambers/ch_1`, { dispatcher: agent })
+      await warm.body.text()
+      // undici hands a connection back a turn after its answer.
+      await new Promise((resolve) => setImmediate(resolve))
+      const { code, stderr } = await run(
+        [
+          'chambers',
+          'create',
+          '--name',
+          'Kiel',
+          '--type',
+          'hq',
+          '--address-field',
+          'city=Kiel',
+          '--timeout',
+          '0.3',
+        ],
+        { dispatcher: agent },
+      )
+      expect(code).toBe(5)
+      expect(stderr).toMatch(/no answer from 127\.0\.0\.1:\d+ within 0\.3 s after sending POST/)
+      expect(stderr).toContain(UNKNOWN)
+      // It went out on the connection made before.
+      expect(connectionsWhenSent).toBe(1)
+    } finally {
+      await agent.destroy()
+    }
     expect(posts()).toHaveLength(1)
   })
 

@@ -4,6 +4,7 @@
 // config directory per test and a sandbox's credentials.
 import { PassThrough, Writable } from 'node:stream'
 import type { Readable } from 'node:stream'
+import type { Dispatcher } from 'undici'
 import { afterEach, expect } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import type { StopReason } from '../../src/io/streams.js'
@@ -26,6 +27,9 @@ export type RunOptions = {
   stdin?: string | Readable
   // The retry backoff's clock (see recordingSleep); by default a retry really waits.
   sleep?: (ms: number) => Promise<void>
+  // What the client sends through (a connection the test has already made, say); by default the
+  // client's own.
+  dispatcher?: Dispatcher
 }
 
 // A clock for retries that waits for nothing and records what it was asked to wait.
@@ -63,7 +67,13 @@ export async function runMain(args: string[], options: RunOptions = {}): Promise
     options.stdin !== undefined && typeof options.stdin !== 'string'
       ? { ...test.io, in: options.stdin }
       : test.io
-  const code = await main(['node', 'chamberctl', ...args], io, undefined, options.sleep, NO_WAITING)
+  const code = await main(
+    ['node', 'chamberctl', ...args],
+    io,
+    options.dispatcher,
+    options.sleep,
+    NO_WAITING,
+  )
   return { code, stdout: test.stdout(), stderr: test.stderr() }
 }
 
