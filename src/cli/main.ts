@@ -13,7 +13,6 @@ import { Secrets } from '../api/redact.js'
 import { Waiting } from '../cmdutil/waiting.js'
 import type { Timers } from '../cmdutil/waiting.js'
 
-// `timers`: when the line saying what a request waits for is due (tests hand in their own).
 export function createContext(
   io: IO,
   dispatcher?: Context['dispatcher'],
@@ -30,6 +29,7 @@ export function createContext(
     cleanup: [],
     dispatcher,
     sleep,
+    timers,
     get waiting() {
       return (waiting ??= new Waiting(ctx, { timers }))
     },

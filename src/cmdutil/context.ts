@@ -9,7 +9,7 @@ import type { OutputFormat } from '../io/format.js'
 import type { JqProgram } from '../io/jq.js'
 import type { IO } from '../io/streams.js'
 import type { ApiVersion } from '../api/constants.js'
-import type { Waiting } from './waiting.js'
+import type { Timers, Waiting } from './waiting.js'
 
 export type Globals = {
   // The profile named for this command (--profile, CHAMBERCTL_PROFILE); see ProfileStore.select.
@@ -66,4 +66,7 @@ export type Context = {
   // How a retry waits out its backoff (or Retry-After): tests hand in a clock that records the
   // wait instead of sleeping.
   sleep?: (ms: number) => Promise<void>
+  // The timers of what is bounded by a person's patience rather than by --timeout: the second
+  // before the waiting line, completion's budget. Tests hand in timers of their own.
+  timers?: Timers
 }

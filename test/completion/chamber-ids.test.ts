@@ -1,5 +1,8 @@
-// `chamberctl __complete chamber-ids`, the built CLI as the scripts run it: ids from the server,
-// a private cache per base URL that spares the server a second listing, and silence on failure.
+// `chamberctl __complete chamber-ids`: ids from the server, a private cache per base URL that
+// spares the server a second listing, and silence on failure. What it answers is run in this
+// process, on timers that never run out: its budget is a second of the real clock, which a
+// loaded machine may spend on any lookup. How it answers nothing, the budget running out
+// included, is run as the scripts run it, with the built CLI.
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -9,6 +12,7 @@ import { modeOf } from '../helpers/config-files.js'
 import { startSilent } from '../helpers/network.js'
 import { lines } from '../helpers/output.js'
 import { runCli } from '../helpers/run-cli.js'
+import { runMain } from '../helpers/run-main.js'
 
 const sandbox = useSandbox()
 const tempDir = useTempDirs('chamberctl-complete-')
@@ -16,6 +20,11 @@ const POSIX = process.platform !== 'win32'
 const ARGS = ['__complete', 'chamber-ids']
 
 afterEach(() => sandbox().reset())
+
+// The lookup in this process, with `configDir` as the config directory.
+function complete(configDir: string, env: NodeJS.ProcessEnv = {}, args = ARGS) {
+  return runMain(args, { env: { CHAMBERCTL_CONFIG_DIR: configDir, ...env } })
+}
 
 function cacheFile(configDir: string): string {
   return path.join(configDir, 'completion-cache.json')
@@ -26,7 +35,7 @@ describe('__complete chamber-ids', () => {
     const configDir = tempDir()
     const env = credentialsEnv(sandbox())
 
-    const first = await runCli(ARGS, { configDir, env })
+    const first = await complete(configDir, env)
     expect(first.code, first.stderr).toBe(0)
     expect(first.stderr).toBe('')
     expect(lines(first.stdout).map((line) => line.split('\t')[0])).toEqual(CHAMBER_IDS)
@@ -35,7 +44,7 @@ describe('__complete chamber-ids', () => {
     if (POSIX) expect(modeOf(cacheFile(configDir))).toBe(0o600)
 
     sandbox().reset()
-    const second = await runCli(ARGS, { configDir, env })
+    const second = await complete(configDir, env)
     expect(second.code, second.stderr).toBe(0)
     expect(second.stdout).toBe(first.stdout)
     expect(sandbox().requests).toEqual([])
@@ -43,10 +52,10 @@ describe('__complete chamber-ids', () => {
 
   it('keeps one cache entry per base URL: another server is asked, not answered for', async () => {
     const configDir = tempDir()
-    await runCli(ARGS, { configDir, env: credentialsEnv(sandbox(), sandbox().v2) })
+    await complete(configDir, credentialsEnv(sandbox(), sandbox().v2))
     sandbox().reset()
 
-    const v1 = await runCli(ARGS, { configDir, env: credentialsEnv(sandbox(), sandbox().v1) })
+    const v1 = await complete(configDir, credentialsEnv(sandbox(), sandbox().v1))
     expect(v1.code, v1.stderr).toBe(0)
     expect(lines(v1.stdout)).toHaveLength(CHAMBER_IDS.length)
     expect(sandbox().requests.some((r) => r.path.startsWith('/v1/chambers'))).toBe(true)
@@ -59,7 +68,7 @@ describe('__complete chamber-ids', () => {
   it('lists again once the cache is a minute old', async () => {
     const configDir = tempDir()
     const env = credentialsEnv(sandbox())
-    await runCli(ARGS, { configDir, env })
+    await complete(configDir, env)
     const file = cacheFile(configDir)
     const cache = JSON.parse(readFileSync(file, 'utf8')) as {
       entries: Record<string, { listed_at: number }>
@@ -68,7 +77,7 @@ describe('__complete chamber-ids', () => {
     writeFileSync(file, JSON.stringify(cache))
     sandbox().reset()
 
-    const { stdout } = await runCli(ARGS, { configDir, env })
+    const { stdout } = await complete(configDir, env)
     expect(lines(stdout)).toHaveLength(CHAMBER_IDS.length)
     expect(sandbox().requests.some((r) => r.path.startsWith('/v2/chambers'))).toBe(true)
   })
@@ -76,15 +85,13 @@ describe('__complete chamber-ids', () => {
   it('a corrupt cache file is a miss, not an error', async () => {
     const configDir = tempDir()
     writeFileSync(cacheFile(configDir), '{not json')
-    const { code, stdout } = await runCli(ARGS, { configDir, env: credentialsEnv(sandbox()) })
+    const { code, stdout } = await complete(configDir, credentialsEnv(sandbox()))
     expect(code).toBe(0)
     expect(lines(stdout)).toHaveLength(CHAMBER_IDS.length)
   })
 
   it('answers for the embedded sandbox too (--sandbox)', async () => {
-    const { code, stdout, stderr } = await runCli(['--sandbox', ...ARGS], {
-      configDir: tempDir(),
-    })
+    const { code, stdout, stderr } = await complete(tempDir(), {}, ['--sandbox', ...ARGS])
     expect(code, stderr).toBe(0)
     expect(lines(stdout).map((line) => line.split('\t')[0])).toEqual(CHAMBER_IDS)
   })

@@ -46,11 +46,13 @@ export function recordingSleep(): { sleep: (ms: number) => Promise<void>; waits:
 
 export type RunResult = { code: number; stdout: string; stderr: string }
 
-// When the line saying what a request waits for is due: never. On a real clock it is due after a
-// second without an answer, which a loaded machine may take for any request, and a terminal's
-// stderr would then hold a spinner the test did not ask for. What that line shows is tested on
-// timers moved by hand (test/cmdutil/waiting.test.ts) and with the built binary (test/e2e).
-export const NO_WAITING: Timers = { set: () => undefined, clear: () => {} }
+// Timers that never fire, for what is bounded by a person's patience on a real clock: the line
+// saying what a request waits for (due after a second without an answer) and completion's budget
+// (a second in all). A loaded machine may take that long for any request: a terminal's stderr
+// would then hold a spinner the test did not ask for, and a completion would print nothing. Both
+// are tested on timers moved by hand (test/cmdutil/waiting.test.ts) and with the built binary
+// (test/e2e/waiting-pty.test.ts, test/completion/chamber-ids.test.ts).
+export const NEVER_DUE: Timers = { set: () => undefined, clear: () => {} }
 
 // Runs `chamberctl ...args` in this process through main(), with buffered streams.
 export async function runMain(args: string[], options: RunOptions = {}): Promise<RunResult> {
@@ -72,7 +74,7 @@ export async function runMain(args: string[], options: RunOptions = {}): Promise
     io,
     options.dispatcher,
     options.sleep,
-    NO_WAITING,
+    NEVER_DUE,
   )
   return { code, stdout: test.stdout(), stderr: test.stderr() }
 }
@@ -137,7 +139,7 @@ export function startSession(args: string[], options: SessionOptions = {}): Sess
     ),
     err: asTerminal(tee(test.io.err, record), test.io.stderrIsTTY, options.stdoutWidth),
   }
-  const done = main(['node', 'chamberctl', ...args], io, undefined, options.sleep, NO_WAITING).then(
+  const done = main(['node', 'chamberctl', ...args], io, undefined, options.sleep, NEVER_DUE).then(
     (code) => ({
       code,
       stdout: test.stdout(),

@@ -8,6 +8,7 @@ import { paginate } from '../../api/paginate.js'
 import { idProblem } from '../../api/paths.js'
 import { clientFor, resolveConnection } from '../../cmdutil/connect.js'
 import type { Context } from '../../cmdutil/context.js'
+import type { Timers } from '../../cmdutil/waiting.js'
 import { configDir } from '../../config/dir.js'
 import { escapeForTerminal } from '../../io/terminal-text.js'
 import { readCache, writeCache } from './cache.js'
@@ -44,7 +45,7 @@ export async function chamberChoices(ctx: Context): Promise<CachedChamber[]> {
 
 async function lookup(ctx: Context): Promise<CachedChamber[]> {
   const dir = configDir(ctx.io.env)
-  const budget = deadline(BUDGET_MS)
+  const budget = deadline(BUDGET_MS, ctx.timers)
   let source: Source | undefined
   try {
     source = await budget.race(ctx.globals.sandbox ? sandboxSource(ctx) : serverSource(ctx))
@@ -107,15 +108,21 @@ export function chamberLabel({ name }: CachedChamber): string | undefined {
   return (name === undefined ? undefined : escapeForTerminal(name).trim()) || undefined
 }
 
+// Holds the process until it fires: the lookup's backoff timers do not.
+const HOLDING: Timers = {
+  set: (run, ms) => setTimeout(run, ms),
+  clear: (timer) => clearTimeout(timer as NodeJS.Timeout),
+}
+
 // One timer for the whole lookup: each step races it, and the first to lose ends the lookup.
-function deadline(ms: number) {
-  let timer: NodeJS.Timeout | undefined
+function deadline(ms: number, timers: Timers = HOLDING) {
+  let timer: unknown
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+    timer = timers.set(() => reject(new Error(`no answer within ${ms} ms`)), ms)
   })
   expired.catch(() => {})
   return {
     race: <T>(work: Promise<T>): Promise<T> => Promise.race([work, expired]),
-    clear: () => clearTimeout(timer),
+    clear: () => timers.clear(timer),
   }
 }

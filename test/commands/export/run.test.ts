@@ -17,7 +17,7 @@ import {
   useTempDirs,
 } from '../../helpers/sandbox.js'
 import { until } from '../../helpers/output.js'
-import { NO_WAITING } from '../../helpers/run-main.js'
+import { NEVER_DUE } from '../../helpers/run-main.js'
 import { startGate } from '../../helpers/gate.js'
 import { createTestIO } from '../../helpers/test-io.js'
 
@@ -152,7 +152,7 @@ async function exportFrom(
     t.io,
     agent,
     undefined,
-    NO_WAITING,
+    NEVER_DUE,
   )
   return { code, stdout: t.stdout(), stderr: t.stderr(), requests }
 }
