@@ -6,7 +6,9 @@ import { chmodSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { expect } from 'vitest'
 import { BIN, ROOT } from '../helpers/run-cli.js'
+import { runMain } from '../helpers/run-main.js'
 // @ts-expect-error: a plain ESM script without type declarations
 import { COMPLETION_FILES as FILES } from '../../scripts/build.mjs'
 
@@ -106,4 +108,15 @@ export async function zshComplete(line: string, run: ShellRun = {}): Promise<str
     .split('\n')
     .filter((entry) => entry.startsWith('<') && entry.endsWith('>'))
     .map((entry) => entry.slice(1, -1))
+}
+
+// Lists the chambers that `args` (before `__complete chamber-ids`) and `env` name, in this process
+// on a budget that never runs out, into the completion cache of env's config directory: the
+// built CLI a shell then runs there answers from it without asking the server. Asked over the
+// network instead, it has completion's one second of the real clock for a token and a listing,
+// which a loaded machine may not give it. The lookup itself: chamber-ids.test.ts.
+export async function cacheChamberIds(env: NodeJS.ProcessEnv, args: string[] = []): Promise<void> {
+  const { code, stdout } = await runMain([...args, '__complete', 'chamber-ids'], { env })
+  expect(code).toBe(0)
+  expect(stdout).toMatch(/^ch_0001\t/)
 }

@@ -20,7 +20,7 @@ import {
 import { lines } from '../helpers/output.js'
 import { runCli } from '../helpers/run-cli.js'
 import { createTestIO } from '../helpers/test-io.js'
-import { scriptPath } from './helpers.js'
+import { cacheChamberIds, scriptPath } from './helpers.js'
 
 const sandbox = useSandbox()
 const tempDir = useTempDirs('chamberctl-powershell-')
@@ -145,10 +145,14 @@ describe('__complete words, as the PowerShell script calls it', () => {
   })
 
   it('completes chamber ids from the server, with their names as descriptions', async () => {
-    const answer = await complete('chamberctl members list ', credentialsEnv(sandbox()))
+    // Listed first in this process (helpers.ts, cacheChamberIds): the CLI answers from its cache.
+    const configDir = tempDir()
+    const env = credentialsEnv(sandbox())
+    await cacheChamberIds({ CHAMBERCTL_CONFIG_DIR: configDir, ...env })
+    const answer = await complete('chamberctl members list ', env, configDir)
     expect(answer.candidates).toEqual(CHAMBER_IDS)
     expect(answer.descriptions.every((name) => name && /\S/.test(name))).toBe(true)
-    const prefixed = await complete('chamberctl chambers get ch_000', credentialsEnv(sandbox()))
+    const prefixed = await complete('chamberctl chambers get ch_000', env, configDir)
     expect(prefixed.candidates).toEqual(CHAMBER_IDS.slice(0, 9))
   })
 
@@ -159,6 +163,9 @@ describe('__complete words, as the PowerShell script calls it', () => {
       stdin: { text: `${sandbox().sandbox.credentials.clientSecret}\n` },
     })
     expect(login.code, login.stderr).toBe(0)
+    // Listed first in this process (helpers.ts, cacheChamberIds): the CLI answers from its cache.
+    await cacheChamberIds({ CHAMBERCTL_CONFIG_DIR: configDir }, ['--profile', 'other'])
+    await cacheChamberIds({ CHAMBERCTL_CONFIG_DIR: configDir }, ['--sandbox'])
     // The default profile does not exist: nothing.
     expect((await complete('chamberctl events list ', {}, configDir)).candidates).toEqual([])
     for (const line of [

@@ -12,7 +12,14 @@ import {
   useTempDirs,
 } from '../helpers/sandbox.js'
 import { runCli } from '../helpers/run-cli.js'
-import { bashComplete, fishComplete, hasShell, wrapperDir, zshComplete } from './helpers.js'
+import {
+  bashComplete,
+  cacheChamberIds,
+  fishComplete,
+  hasShell,
+  wrapperDir,
+  zshComplete,
+} from './helpers.js'
 import type { ShellRun } from './helpers.js'
 
 const sandbox = useSandbox()
@@ -74,9 +81,15 @@ function fakeChamberIds(lines: string[]): ShellRun {
 // bash lists several ids as "id  (name)": the ids alone.
 const idsOf = (entries: string[]) => entries.map((entry) => entry.split(' ')[0])
 
-// The built CLI on PATH as `chamberctl`, the sandbox's credentials, a private config directory.
-function withSandboxEnv(env: NodeJS.ProcessEnv = credentialsEnv(sandbox())): ShellRun {
-  return { pathDir: wrapperDir(tempDir()), env: { CHAMBERCTL_CONFIG_DIR: tempDir(), ...env } }
+// The built CLI on PATH as `chamberctl`, the sandbox's credentials, a private config directory
+// whose completion cache holds the sandbox's chambers (`lookup`: what the line adds to `env`).
+async function withSandboxEnv(
+  env: NodeJS.ProcessEnv = credentialsEnv(sandbox()),
+  lookup: NodeJS.ProcessEnv = {},
+): Promise<ShellRun> {
+  const configDir = tempDir()
+  await cacheChamberIds({ CHAMBERCTL_CONFIG_DIR: configDir, ...env, ...lookup })
+  return { pathDir: wrapperDir(tempDir()), env: { CHAMBERCTL_CONFIG_DIR: configDir, ...env } }
 }
 
 describe('bash', () => {
@@ -125,16 +138,16 @@ describe('bash', () => {
   it.each(['chambers get', 'members list', 'members add', 'events list'])(
     '`chamberctl %s <TAB>` completes the chamber ids from the server',
     async (command) => {
-      const ids = await bashComplete(`chamberctl ${command} `, withSandboxEnv())
+      const ids = await bashComplete(`chamberctl ${command} `, await withSandboxEnv())
       expect(idsOf(ids)).toEqual(CHAMBER_IDS)
     },
   )
 
   it('completes ids by prefix, several with their names, one alone bare', async () => {
-    const several = await bashComplete('chamberctl chambers get ch_000', withSandboxEnv())
+    const several = await bashComplete('chamberctl chambers get ch_000', await withSandboxEnv())
     expect(idsOf(several)).toEqual(CHAMBER_IDS.slice(0, 9))
     expect(several[0]).toBe('ch_0001  (Berlin Chamber of Commerce)')
-    expect(await bashComplete('chamberctl chambers get ch_0002', withSandboxEnv())).toEqual([
+    expect(await bashComplete('chamberctl chambers get ch_0002', await withSandboxEnv())).toEqual([
       'ch_0002',
     ])
   })
@@ -202,7 +215,7 @@ describe('bash', () => {
   })
 
   it('offers no profile names when there are none', async () => {
-    expect(await bashComplete('chamberctl auth switch ', withSandboxEnv())).toEqual([])
+    expect(await bashComplete('chamberctl auth switch ', await withSandboxEnv())).toEqual([])
   })
 
   it.each(FIELD_CASES)('%j offers the fields → %j', async (line, expected) => {
@@ -230,8 +243,11 @@ describe('bash', () => {
 
   it('passes --base-url on, rejoining the pieces bash splits at ":"', async () => {
     const { CHAMBERCTL_CLIENT_ID, CHAMBERCTL_CLIENT_SECRET } = credentialsEnv(sandbox())
-    const run = withSandboxEnv({ CHAMBERCTL_CLIENT_ID, CHAMBERCTL_CLIENT_SECRET })
     const url = sandbox().v2
+    const run = await withSandboxEnv(
+      { CHAMBERCTL_CLIENT_ID, CHAMBERCTL_CLIENT_SECRET },
+      { CHAMBERCTL_BASE_URL: url },
+    )
     const line = `chamberctl --base-url ${url} chambers get `
     // http://127.0.0.1:PORT/v2 is five words to bash.
     const [scheme, rest] = url.split('://') as [string, string]
@@ -256,7 +272,9 @@ describe.skipIf(!hasShell('zsh'))('zsh', () => {
   })
 
   it('`chamberctl chambers get <TAB>` completes the chamber ids from the server', async () => {
-    expect(await zshComplete('chamberctl chambers get ', withSandboxEnv())).toEqual(CHAMBER_IDS)
+    expect(await zshComplete('chamberctl chambers get ', await withSandboxEnv())).toEqual(
+      CHAMBER_IDS,
+    )
   })
 
   it.each(FIELD_CASES)('%j offers the fields → %j', async (line, expected) => {
@@ -311,7 +329,7 @@ describe.skipIf(!hasShell('fish'))('fish', () => {
   })
 
   it('`chamberctl events list <TAB>` completes ids, with the names as descriptions', async () => {
-    const entries = await fishComplete('chamberctl events list ', withSandboxEnv())
+    const entries = await fishComplete('chamberctl events list ', await withSandboxEnv())
     expect(values(entries).sort()).toEqual(CHAMBER_IDS)
     expect(entries.every((entry) => /^ch_\d{4}\t\S/.test(entry))).toBe(true)
   })
