@@ -1,4 +1,4 @@
-// Two V8 settings that keep a long read's memory flat, set while the process runs (V8 reads both
+// V8 settings that keep a long read's memory flat, set while the process runs (V8 reads both
 // each time it acts on them). Whatever is still set when the process ends is put back to V8's
 // default before any other 'exit' listener runs: the code cache written at exit
 // (src/start/code-cache.ts) must carry the flags it was read with, for V8 rejects a cache made
@@ -6,6 +6,7 @@
 // Like util.ts, this module imports nothing, so every layer may call it.
 export const V8_DEFAULTS = {
   'semi-space-growth-factor': 2,
+  'heap-growing-percent': 0,
   'wasm-tier-up-filter': -1,
 } as const
 
@@ -23,22 +24,30 @@ function setFlag(flag: Flag, value: number): void {
   v8.setFlagsFromString(`--${flag}=${value}`)
 }
 
-// A list read page by page makes garbage that dies young, and keeps a page or two alive across
-// each collection of the young generation. V8 widens the young generation whenever the bytes
-// that survived add up to its size, doubling it each time: over a million records it grows from
-// 1 to 16 MiB a semi-space and stays there, though no more is ever alive than at the start. While
-// a walk over pages runs, the young generation keeps the size it has
-// (--semi-space-growth-factor=1); the default comes back when the last walk ends.
-let walks = 0
+// A long read (pages of a list, a fixture a chamber at a time) makes garbage that dies young,
+// and keeps a page or two alive across each collection of the young generation. V8 widens the
+// young generation whenever the bytes that survived add up to its size, doubling it each time:
+// over a million records it grows from 1 to 16 MiB a semi-space and stays there, though no more
+// is ever alive than at the start. While a long read runs, the young generation keeps the size it
+// has (--semi-space-growth-factor=1), and the old one grows by a tenth past what its last full
+// collection left alive (--heap-growing-percent=10, where V8 would let it grow by half or more):
+// what a small young generation promotes is collected soon after. Both come back to V8's
+// defaults when the last long read ends.
+let reads = 0
 
-// Held until the function returned is called; walks may overlap.
-export function holdYoungGeneration(): () => void {
-  if (walks++ === 0) setFlag('semi-space-growth-factor', 1)
+// Held until the function returned is called; long reads may overlap.
+export function holdHeapFlat(): () => void {
+  if (reads++ === 0) {
+    setFlag('semi-space-growth-factor', 1)
+    setFlag('heap-growing-percent', 10)
+  }
   let released = false
   return () => {
     if (released) return
     released = true
-    if (--walks === 0) setFlag('semi-space-growth-factor', V8_DEFAULTS['semi-space-growth-factor'])
+    if (--reads > 0) return
+    setFlag('semi-space-growth-factor', V8_DEFAULTS['semi-space-growth-factor'])
+    setFlag('heap-growing-percent', V8_DEFAULTS['heap-growing-percent'])
   }
 }
 

@@ -58,11 +58,11 @@ describe('V8 flags', () => {
     }
   })
 
-  it('come back when the last of overlapping holds of the young generation ends, once each', () => {
+  it('come back when the last of overlapping holds of the heap ends, once each', () => {
     const { out, stderr } = inNewProcess(`${CACHE_NOW}
-      const first = flags.holdYoungGeneration()
+      const first = flags.holdHeapFlat()
       const held = cacheNow()
-      const second = flags.holdYoungGeneration()
+      const second = flags.holdHeapFlat()
       first()
       first()
       const stillHeld = cacheNow()
@@ -80,7 +80,7 @@ describe('V8 flags', () => {
         caches.atExit = cacheNow()
         writeSync(1, JSON.stringify(caches) + '\\n')
       })
-      flags.holdYoungGeneration()
+      flags.holdHeapFlat()
       flags.holdWasmBaseline()
       caches.held = cacheNow()`)
     expect(stderr).toBe('')
@@ -99,7 +99,7 @@ describe('V8 flags', () => {
   })
 })
 
-describe('holdYoungGeneration', () => {
+describe('holdHeapFlat', () => {
   it('keeps the young generation small while held, and lets it grow after', () => {
     // Pages of records, the last four kept alive, as a list read page by page keeps them: the
     // survivors add up, and V8 doubles the young generation each time they reach its size.
@@ -113,7 +113,7 @@ describe('holdYoungGeneration', () => {
         }
         return newSpace()
       }
-      const release = flags.holdYoungGeneration()
+      const release = flags.holdHeapFlat()
       const held = walk()
       release()
       console.log(JSON.stringify({ held, after: walk() }))`)

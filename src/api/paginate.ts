@@ -6,7 +6,7 @@
 import type { Page } from './answers.js'
 import { MAX_PER_PAGE } from './constants.js'
 import { ApiError } from './errors.js'
-import { holdYoungGeneration } from '../v8-flags.js'
+import { holdHeapFlat } from '../v8-flags.js'
 
 export type PageRequest = { page: number; perPage?: number }
 export type FetchPage<T> = (request: PageRequest) => Promise<Page<T>>
@@ -51,7 +51,7 @@ export async function* pages<T>(
   const meta =
     head.meta.current_page === undefined || head.meta.current_page === first ? head.meta : {}
   const size = meta.per_page ?? perPage ?? head.data.length
-  const release = holdYoungGeneration()
+  const release = holdHeapFlat()
   try {
     if (meta.total === undefined) yield* walk(fetchPage, head, first, size, limit)
     else yield* window(fetchPage, head, meta.total, first, size, limit, options.concurrency)

@@ -148,12 +148,12 @@ describe('paginate', () => {
   })
 })
 
-// The young generation is held (src/v8-flags.ts) while pages are walked, and given
+// The heap is held flat (src/v8-flags.ts) while pages are walked, and given
 // back whichever way the walk ends: at the last page, stopped early by its reader, or failed.
-describe('pages holds the young generation while it walks', () => {
+describe('pages holds the heap flat while it walks', () => {
   const holds = vi.hoisted(() => ({ now: 0, most: 0 }))
   vi.mock('../../src/v8-flags.js', () => ({
-    holdYoungGeneration: () => {
+    holdHeapFlat: () => {
       holds.most = Math.max(holds.most, ++holds.now)
       return () => void holds.now--
     },
