@@ -1,4 +1,7 @@
-// --jq on json and ndjson output: records handed to the jq program in batches as they arrive.
+// --jq on json and ndjson output: records handed to the jq program in batches as they arrive,
+// or as the one merged array of a list.
+import { CliError, ExitCode } from '../errors.js'
+import { JQ_OUT_OF_MEMORY } from './jq.js'
 import type { JqProgram } from './jq.js'
 import { put } from './streaming.js'
 import type { OutputIO } from './streaming.js'
@@ -58,4 +61,47 @@ export async function filterEach(
   }
   await flush()
   return count
+}
+
+// The most JSON text the merged array of a list may hold (UTF-8 bytes, as jq reads it). jq-wasm
+// has 256 MiB, in which a parsed record takes several times its text, the more the smaller its
+// fields: an array of full member records (10 fields, 240 to 290 bytes each) runs jq out of
+// memory past 41 to 46 MiB (about 170,000 records), of chambers past 40 MiB, of events past 50
+// MiB, of `--fields id,email` past 26 MiB, of `--fields id` past 10 MiB; the filter matters
+// little (`sort_by`, `group_by` within 5%), nor does Node (22, 24 and 26 alike). Past this
+// bound the list is not gathered further; a smaller one that still runs jq out of memory says so.
+export const MAX_JQ_DOCUMENT = 24 * 1024 * 1024
+const LIST_WAY_OUT =
+  'filter it record by record with -o ndjson --jq, or narrow it with --limit or filters'
+
+// Once over the document, as `--json | jq` would: the records of a list as one merged array,
+// which is held whole, so within MAX_JQ_DOCUMENT.
+export async function filterWhole(
+  io: OutputIO,
+  texts: AsyncIterable<readonly string[]>,
+  jq: JqProgram,
+): Promise<number> {
+  const all: string[] = []
+  // `[`, `]`, and a comma after every record but the last.
+  let bytes = 1
+  for await (const batch of texts) {
+    for (const text of batch) {
+      bytes += Buffer.byteLength(text) + 1
+      if (bytes > MAX_JQ_DOCUMENT) {
+        throw new CliError(
+          `--jq: the list is larger than ${MAX_JQ_DOCUMENT / 1024 / 1024} MiB of JSON, the most handed to jq as one array; ${LIST_WAY_OUT}`,
+          ExitCode.failure,
+          'too_large',
+        )
+      }
+      all.push(text)
+    }
+  }
+  try {
+    await writeJq(io, jq, `[${all.join(',')}]`)
+  } catch (error) {
+    if (!(error instanceof CliError) || error.code !== JQ_OUT_OF_MEMORY) throw error
+    throw new CliError(`${error.message}; ${LIST_WAY_OUT}`, error.exitCode, error.code)
+  }
+  return all.length
 }

@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import type { Jq } from 'jq-wasm'
-import { UsageError } from '../errors.js'
+import { CliError, ExitCode, UsageError } from '../errors.js'
 import { allowWasmTierUp } from '../v8-flags.js'
 import { pathFilter, runPath } from './jq-path.js'
 import { escapeForTerminal, escapeJsonForTerminal } from './terminal-text.js'
@@ -51,7 +51,7 @@ export async function compileJq(expression: string): Promise<JqProgram> {
       let stderr = ''
       if (stdout === undefined) {
         jq ??= await loadChecked(expression)
-        const result = jq.raw(input, expression, ['-c'])
+        const result = runJq(jq, input, expression)
         // The jq binary's status tells only of the last input; an error on any record counts.
         if (result.exitCode !== 0 || /^jq: error/m.test(result.stderr)) failed = true
         ;({ stdout, stderr } = result)
@@ -69,11 +69,52 @@ async function loadChecked(expression: string): Promise<Jq> {
   allowWasmTierUp()
   const { loadJq } = await import('jq-wasm')
   const jq = await loadJq({ wasmBinary: await wasmBinary() })
-  const check = jq.raw('', expression, ['-c'])
+  const check = runJq(jq, '', expression)
   if (check.exitCode !== 0) {
     throw new UsageError(`--jq: ${check.stderr || `jq exited with status ${check.exitCode}`}`)
   }
   return jq
+}
+
+// The code of the error a run of jq that ran out of memory ends with: a list's writer adds its way
+// out (jq-output.ts).
+export const JQ_OUT_OF_MEMORY = 'jq_out_of_memory'
+// The most memory jq-wasm's build may grow to (its getHeapMax).
+const JQ_MEMORY = '256 MiB'
+
+// jq.raw, with its failures said in one line of ours. jq-wasm's WebAssembly aborts when jq runs
+// out of memory (jq calls abort(), emscripten throws a RuntimeError `Aborted(). Build with
+// -sASSERTIONS for more info.`), and traps on a stack jq overflows (`memory access out of
+// bounds`). Before it throws, emscripten prints `Aborted()` with console.error (jq-wasm's
+// printErr, which loadJq offers no way to replace): the run is synchronous, so console.error is
+// silenced for exactly its length. jq's own messages do not pass there: they come back in
+// `stderr`.
+/* eslint-disable no-console -- jq-wasm's printErr, silenced around one synchronous run */
+function runJq(jq: Jq, input: string, expression: string): ReturnType<Jq['raw']> {
+  const printErr = console.error
+  console.error = () => {}
+  try {
+    return jq.raw(input, expression, ['-c'])
+  } catch (error) {
+    // WebAssembly.RuntimeError, which the project's type libraries do not declare.
+    throw error instanceof Error && error.name === 'RuntimeError' ? jqStopped(error) : error
+  } finally {
+    console.error = printErr
+  }
+}
+/* eslint-enable no-console */
+
+function jqStopped(error: Error): CliError {
+  // abort() with no reason: jq's answer to a failed allocation (jv_alloc.c, memory_exhausted).
+  if (error.message.startsWith('Aborted()')) {
+    return new CliError(
+      `--jq: jq ran out of memory (jq's WebAssembly build has ${JQ_MEMORY})`,
+      ExitCode.failure,
+      JQ_OUT_OF_MEMORY,
+    )
+  }
+  const reason = error.message.replace(/\. Build with -sASSERTIONS for more info\.$/, '')
+  return new CliError(`--jq: jq failed inside its WebAssembly build: ${reason}`)
 }
 
 // -c puts every value on one line; a string line is printed as its text, like jq -r. On a

@@ -29,7 +29,7 @@ import type { Column } from '../types/columns.js'
 import { csvWriter, tsvRow } from './delimited.js'
 import type { OutputFormat } from './format.js'
 import type { JqProgram } from './jq.js'
-import { filterEach, writeJq } from './jq-output.js'
+import { filterEach, filterWhole, writeJq } from './jq-output.js'
 import { jsonPainter, toJson } from './json-output.js'
 import { batchesOf, mapBatches, put, stream } from './streaming.js'
 import type { Batches, OutputIO, Records } from './streaming.js'
@@ -89,12 +89,7 @@ export async function writeBatches(
   if (opts.jq && (opts.format === 'json' || opts.format === 'ndjson')) {
     const jq = opts.jq
     const texts = mapBatches(batches, (record) => JSON.stringify(project(record, opts.fields)))
-    if (opts.format === 'ndjson') return filterEach(io, texts, jq)
-    // The one merged array, as jq would get it from `--json | jq`: the whole list is held.
-    const all: string[] = []
-    for await (const batch of texts) all.push(...batch)
-    await writeJq(io, jq, `[${all.join(',')}]`)
-    return all.length
+    return opts.format === 'ndjson' ? filterEach(io, texts, jq) : filterWhole(io, texts, jq)
   }
   const terminal = io.stdoutIsTTY
   switch (opts.format) {

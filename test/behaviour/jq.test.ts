@@ -1,7 +1,7 @@
 // --jq: real jq over the JSON output, once over the document or once per record with -o ndjson.
 // The parity cases' outputs are what the jq binary prints (`jq -r`, compact) for the sandbox's
 // demo chambers, written out by hand.
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { BIG_CHAMBER, BIG_CHAMBER_MEMBERS, useSandbox } from '../helpers/sandbox.js'
 import { useCommands } from '../helpers/run-main.js'
 import { lines, ndjson } from '../helpers/output.js'
@@ -165,5 +165,22 @@ describe('--jq', () => {
     const create = 'chambers create --dry-run --name Kiel --type hq --address-field city=Kiel'
     const dry = await run([...create.split(' '), '--jq', '.address.city'])
     expect(dry).toMatchObject({ code: 0, stdout: 'Kiel\n' })
+  })
+
+  it('ends a jq that runs out of memory in one line of ours, exit 1, nothing else said', async () => {
+    const printed = vi.spyOn(console, 'error')
+    // A string larger than jq's memory, for every merged array (of the input's length, so that
+    // jq builds it when it runs).
+    const result = await run(['report', 'members', '-q', '--jq', '"x" * (300000000 + length)'])
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    const message =
+      "--jq: jq ran out of memory (jq's WebAssembly build has 256 MiB); filter it record by record with -o ndjson --jq, or narrow it with --limit or filters"
+    // The line, and as JSON output asks, the error object.
+    expect(lines(result.stderr)).toEqual([
+      `error: ${message}`,
+      JSON.stringify({ error: { status: null, code: 'jq_out_of_memory', message, fields: {} } }),
+    ])
+    expect(printed).not.toHaveBeenCalled()
+    printed.mockRestore()
   })
 })

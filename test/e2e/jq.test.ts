@@ -41,4 +41,19 @@ describe('--jq (built)', () => {
     expect(bad.code).toBe(2)
     expect(lines(bad.stderr)[0]).toMatch(/^error: --jq: jq: error: syntax error/)
   })
+
+  it('keeps jq-wasm`s own words off stderr when jq runs out of memory', async () => {
+    const options = { configDir: tempDir(), env: credentialsEnv(sandbox()) }
+    const result = await runCli(
+      ['chambers', 'get', 'ch_0001', '--jq', '"x" * (3e8 + length)'],
+      options,
+    )
+    const message = "--jq: jq ran out of memory (jq's WebAssembly build has 256 MiB)"
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    // The line, and as JSON output asks, the error object: no `Aborted()` of emscripten's.
+    expect(lines(result.stderr)).toEqual([
+      `error: ${message}`,
+      JSON.stringify({ error: { status: null, code: 'jq_out_of_memory', message, fields: {} } }),
+    ])
+  })
 })
