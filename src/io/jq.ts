@@ -96,15 +96,23 @@ function runJq(jq: Jq, input: string, expression: string): ReturnType<Jq['raw']>
   try {
     return jq.raw(input, expression, ['-c'])
   } catch (error) {
-    // WebAssembly.RuntimeError, which the project's type libraries do not declare.
-    throw error instanceof Error && error.name === 'RuntimeError' ? jqStopped(error) : error
+    throw jqFailure(error)
   } finally {
     console.error = printErr
   }
 }
 /* eslint-enable no-console */
 
-function jqStopped(error: Error): CliError {
+function jqFailure(error: unknown): unknown {
+  if (!(error instanceof Error)) return error
+  // jq-wasm decodes all jq printed into one string, which V8 caps at about 512 MiB.
+  if ((error as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG') {
+    return new CliError(
+      `--jq: jq's output is larger than 512 MiB, the most one run of jq hands back`,
+    )
+  }
+  // WebAssembly.RuntimeError, which the project's type libraries do not declare.
+  if (error.name !== 'RuntimeError') return error
   // abort() with no reason: jq's answer to a failed allocation (jv_alloc.c, memory_exhausted).
   if (error.message.startsWith('Aborted()')) {
     return new CliError(
