@@ -1,5 +1,5 @@
-// V8 settings that keep a long read's memory flat, set while the process runs (V8 reads both
-// each time it acts on them). Whatever is still set when the process ends is put back to V8's
+// V8 settings that keep a long read's memory flat, set while the process runs (V8 reads each
+// time it acts on it). Whatever is still set when the process ends is put back to V8's
 // default before any other 'exit' listener runs: the code cache written at exit
 // (src/start/code-cache.ts) must carry the flags it was read with, for V8 rejects a cache made
 // under other flags. test/v8-flags.test.ts checks these defaults against each Node line's own.
