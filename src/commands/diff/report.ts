@@ -119,6 +119,11 @@ export class DiffReport implements ComparisonSink {
   member({ chamber, fixture, server, fields }: MemberComparison): void {
     if (++this.members % PROGRESS_EVERY === 0) this.show()
     const tally = this.summary.members!
+    // Most members match: counted, nothing more.
+    if (server && fixture && fields.length === 0) {
+      tally.same++
+      return
+    }
     const base = {
       kind: 'member' as const,
       chamber: chamber.chamber.key,
