@@ -122,6 +122,36 @@ describe('holdHeapFlat', () => {
     expect(held).toBeLessThanOrEqual(2 * 1024 * 1024)
     expect(after).toBeGreaterThanOrEqual(4 * held)
   })
+
+  it('asks V8 for a full collection every quarter second over reads one after another', () => {
+    // Holds far shorter than a quarter second, one after another, as a report reads one
+    // chamber's members, then the next's: the collections asked for do not wait for one hold
+    // to last that long (garbage that dies young alone makes V8 collect only the young
+    // generation). gc() is borrowed for it: V8's flags are as they were after.
+    const { out, stderr } = inNewProcess(`${CACHE_NOW}
+      const { PerformanceObserver, constants } = require('node:perf_hooks')
+      let full = 0
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) full += entry.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR
+      }).observe({ entryTypes: ['gc'] })
+      const turn = () => new Promise((resolve) => setImmediate(resolve))
+      ;(async () => {
+        let garbage
+        for (let holds = 0; full < 4 && holds < 2000; holds++) {
+          const release = flags.holdHeapFlat()
+          for (let i = 0; i < 20; i++) {
+            garbage = Array.from({ length: 1000 }, (_, i) => ({ i }))
+            await turn()
+          }
+          release()
+        }
+        console.log(JSON.stringify({ full, after: cacheNow() }))
+      })()`)
+    expect(stderr).toBe('')
+    const { full, after } = out as { full: number; after: unknown }
+    expect(full).toBe(4)
+    expect(taken({ after })).toEqual({ after: true })
+  })
 })
 
 describe('holdWasmBaseline', () => {
